@@ -1,0 +1,2 @@
+@_exported import LoupeCore
+@_exported import LoupeStore

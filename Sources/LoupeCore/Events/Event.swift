@@ -1,0 +1,333 @@
+/// One diagnostic event: what a store did, when, and in which order.
+///
+/// Every event has a `seq` (strictly increasing within a session), a `time` (milliseconds
+/// since the session started, monotonic) and a ``Payload`` whose ``Payload/kind`` is the
+/// `kind` string on the wire. See `protocol/events.md` for every kind and its JSON.
+public struct Event: Sendable, Hashable {
+  public var seq: Int
+  public var time: Double
+  public var payload: Payload
+
+  public init(seq: Int, time: Double, payload: Payload) {
+    self.seq = seq
+    self.time = time
+    self.payload = payload
+  }
+
+  /// The wire `kind`, e.g. `"state.changed"`.
+  public var kind: String { payload.kind }
+
+  /// The store this event is about, when it is about one.
+  public var store: String? { payload.store }
+}
+
+/// The protocol version spoken by this build (CONTRACT §4: `"1"`).
+public let loupeProtocolVersion = "1"
+
+extension Event {
+  /// Everything an event can say. Unknown kinds from newer writers are kept as ``unknown``.
+  public enum Payload: Sendable, Hashable {
+    case sessionStarted(SessionStarted)
+    case storeCreated(StoreCreated)
+    case storeDestroyed(StoreDestroyed)
+    case identityChanged(IdentityChanged)
+    case actionReceived(ActionReceived)
+    case stateChanged(StateChanged)
+    case effectStarted(EffectStarted)
+    case effectFinished(EffectFinished)
+    case effectCancelled(EffectCancelled)
+    case derivedRecomputed(DerivedRecomputed)
+    case mark(Mark)
+    case dropped(Dropped)
+    case warning(Warning)
+    /// A kind this build does not know. `fields` holds every member but `seq`, `time`, `kind`.
+    case unknown(kind: String, fields: JSONObject)
+
+    public var kind: String {
+      switch self {
+      case .sessionStarted: SessionStarted.kind
+      case .storeCreated: StoreCreated.kind
+      case .storeDestroyed: StoreDestroyed.kind
+      case .identityChanged: IdentityChanged.kind
+      case .actionReceived: ActionReceived.kind
+      case .stateChanged: StateChanged.kind
+      case .effectStarted: EffectStarted.kind
+      case .effectFinished: EffectFinished.kind
+      case .effectCancelled: EffectCancelled.kind
+      case .derivedRecomputed: DerivedRecomputed.kind
+      case .mark: Mark.kind
+      case .dropped: Dropped.kind
+      case .warning: Warning.kind
+      case .unknown(let kind, _): kind
+      }
+    }
+
+    public var store: String? {
+      switch self {
+      case .sessionStarted, .mark, .dropped: nil
+      case .storeCreated(let e): e.store
+      case .storeDestroyed(let e): e.store
+      case .identityChanged(let e): e.store
+      case .actionReceived(let e): e.store
+      case .stateChanged(let e): e.store
+      case .effectStarted(let e): e.store
+      case .effectFinished(let e): e.store
+      case .effectCancelled(let e): e.store
+      case .derivedRecomputed(let e): e.store
+      case .warning(let e): e.store
+      case .unknown(_, let fields): fields["store"]?.stringValue
+      }
+    }
+  }
+
+  /// Every kind this build knows, in the order of CONTRACT §6 (plus `warning`).
+  public static let knownKinds: [String] = [
+    SessionStarted.kind, StoreCreated.kind, StoreDestroyed.kind, IdentityChanged.kind,
+    ActionReceived.kind, StateChanged.kind, EffectStarted.kind, EffectFinished.kind,
+    EffectCancelled.kind, DerivedRecomputed.kind, Mark.kind, Dropped.kind, Warning.kind,
+  ]
+}
+
+// MARK: - Payloads
+
+/// `session.started`: the first event of every session.
+public struct SessionStarted: Sendable, Hashable {
+  public static let kind = "session.started"
+  public var pid: Int
+  public var program: String
+  public var protocolVersion: String
+  /// ISO 8601, e.g. `2026-11-22T10:04:05.123Z`.
+  public var startedAt: String
+  public init(pid: Int, program: String, protocolVersion: String = loupeProtocolVersion, startedAt: String) {
+    self.pid = pid
+    self.program = program
+    self.protocolVersion = protocolVersion
+    self.startedAt = startedAt
+  }
+}
+
+/// `store.created`: a root store was made, or a scoped child store's identity began.
+public struct StoreCreated: Sendable, Hashable {
+  public static let kind = "store.created"
+  public var store: String
+  public var type: String
+  public var parent: String?
+  public var identity: String
+  public init(store: String, type: String, parent: String?, identity: String) {
+    self.store = store
+    self.type = type
+    self.parent = parent
+    self.identity = identity
+  }
+}
+
+/// `store.destroyed`: a store ended (released, or its child identity ended).
+public struct StoreDestroyed: Sendable, Hashable {
+  public static let kind = "store.destroyed"
+  public var store: String
+  public var identity: String
+  public init(store: String, identity: String) {
+    self.store = store
+    self.identity = identity
+  }
+}
+
+/// `identity.changed`: the identity behind a store id began, ended or was replaced.
+public struct IdentityChanged: Sendable, Hashable {
+  public static let kind = "identity.changed"
+  public enum Reason: String, Sendable, Hashable, CaseIterable {
+    case created, presented, dismissed, inserted, removed, replaced
+  }
+  public var store: String
+  public var identity: String
+  public var previous: String?
+  public var reason: Reason
+  public init(store: String, identity: String, previous: String?, reason: Reason) {
+    self.store = store
+    self.identity = identity
+    self.previous = previous
+    self.reason = reason
+  }
+}
+
+/// `action.received`: a store received an action.
+public struct ActionReceived: Sendable, Hashable {
+  public static let kind = "action.received"
+  public enum Origin: String, Sendable, Hashable, CaseIterable {
+    /// Sent by the program (`store.send`).
+    case send
+    /// Sent by an effect; `effect` names it.
+    case effect
+    /// Routed from the parent store's reducer into a scoped child.
+    case parent
+  }
+  public var store: String
+  /// The action's label, e.g. `PageFeature.Action.timerTicked`.
+  public var action: String
+  /// The action rendered as JSON (its payload, if any).
+  public var value: JSON
+  public var origin: Origin
+  /// The effect that sent it, when `origin` is `.effect`.
+  public var effect: Int?
+  public init(store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil) {
+    self.store = store
+    self.action = action
+    self.value = value
+    self.origin = origin
+    self.effect = effect
+  }
+}
+
+/// One change in a ``StateChanged`` event.
+public struct Change: Sendable, Hashable {
+  public enum Op: String, Sendable, Hashable, CaseIterable {
+    case replace, insert, remove
+  }
+  /// The state path, e.g. `pages[id: 2].count` (see ``StatePath``). `""` is the whole state.
+  public var path: String
+  public var op: Op
+  /// The value before; absent for `insert`.
+  public var old: JSON?
+  /// The value after; absent for `remove`.
+  public var new: JSON?
+  /// For an `insert` into an identified collection (path `[id: …]`), the element's position
+  /// in the collection after the insert. Positional inserts (`[3]`) carry it in the path.
+  public var index: Int?
+  public init(path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil) {
+    self.path = path
+    self.op = op
+    self.old = old
+    self.new = new
+    self.index = index
+  }
+}
+
+/// `state.changed`: an action changed a store's state.
+public struct StateChanged: Sendable, Hashable {
+  public static let kind = "state.changed"
+  public var store: String
+  /// `seq` of the `action.received` that caused it.
+  public var cause: Int
+  public var changes: [Change]
+  /// A `_printChanges()`-style line: `PageFeature#2: _count changed.`
+  public var summary: String
+  public init(store: String, cause: Int, changes: [Change], summary: String) {
+    self.store = store
+    self.cause = cause
+    self.changes = changes
+    self.summary = summary
+  }
+}
+
+/// `effect.started`.
+public struct EffectStarted: Sendable, Hashable {
+  public static let kind = "effect.started"
+  public var store: String
+  /// Unique within the session.
+  public var effect: Int
+  /// `seq` of the action whose reducer returned the effect.
+  public var cause: Int
+  public var cancelID: String?
+  public init(store: String, effect: Int, cause: Int, cancelID: String?) {
+    self.store = store
+    self.effect = effect
+    self.cause = cause
+    self.cancelID = cancelID
+  }
+}
+
+/// `effect.finished`: an effect ran to its end.
+public struct EffectFinished: Sendable, Hashable {
+  public static let kind = "effect.finished"
+  public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    case completed, failed
+  }
+  public var store: String
+  public var effect: Int
+  public var outcome: Outcome
+  public var error: String?
+  public init(store: String, effect: Int, outcome: Outcome, error: String? = nil) {
+    self.store = store
+    self.effect = effect
+    self.outcome = outcome
+    self.error = error
+  }
+}
+
+/// `effect.cancelled`: an effect was stopped before its end.
+public struct EffectCancelled: Sendable, Hashable {
+  public static let kind = "effect.cancelled"
+  public enum Reason: String, Sendable, Hashable, CaseIterable {
+    case cancel, cancelInFlight, storeDestroyed, identityEnded
+  }
+  /// Which store's action cancelled it.
+  public struct Source: Sendable, Hashable {
+    public var store: String
+    /// `seq` of the action whose reducer asked for the cancellation.
+    public var cause: Int
+    public init(store: String, cause: Int) {
+      self.store = store
+      self.cause = cause
+    }
+  }
+  public var store: String
+  public var effect: Int
+  public var cancelID: String?
+  public var reason: Reason
+  public var by: Source?
+  public init(store: String, effect: Int, cancelID: String?, reason: Reason, by: Source?) {
+    self.store = store
+    self.effect = effect
+    self.cancelID = cancelID
+    self.reason = reason
+    self.by = by
+  }
+}
+
+/// `derived.recomputed`: a derived value ran its computation.
+public struct DerivedRecomputed: Sendable, Hashable {
+  public static let kind = "derived.recomputed"
+  public var store: String
+  /// The derived value's name.
+  public var derived: String
+  /// `seq` of the action that caused it, or `nil` (first computation, explicit refresh).
+  public var cause: Int?
+  public var outputChanged: Bool
+  public var durationNs: Int
+  public init(store: String, derived: String, cause: Int?, outputChanged: Bool, durationNs: Int) {
+    self.store = store
+    self.derived = derived
+    self.cause = cause
+    self.outputChanged = outputChanged
+    self.durationNs = durationNs
+  }
+}
+
+/// `mark`: a label inserted by a client (`loupe/mark`) or the program.
+public struct Mark: Sendable, Hashable {
+  public static let kind = "mark"
+  public var label: String
+  public init(label: String) { self.label = label }
+}
+
+/// `dropped`: events lost to a slow client or a full buffer.
+public struct Dropped: Sendable, Hashable {
+  public static let kind = "dropped"
+  public var count: Int
+  public init(count: Int) { self.count = count }
+}
+
+/// `warning`: the runtime noticed a misuse it survived, e.g. an action sent to a store whose
+/// identity has ended. Not in CONTRACT §6; readers that do not know it ignore it.
+public struct Warning: Sendable, Hashable {
+  public static let kind = "warning"
+  /// A stable machine-readable code, e.g. `sendToEndedStore`.
+  public var code: String
+  public var message: String
+  public var store: String?
+  public init(code: String, message: String, store: String? = nil) {
+    self.code = code
+    self.message = message
+    self.store = store
+  }
+}

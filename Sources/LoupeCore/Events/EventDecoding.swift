@@ -1,0 +1,181 @@
+/// Why a JSON value is not an event.
+public struct EventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+extension Event {
+  /// Decodes an event from its JSON object.
+  ///
+  /// Members this build does not know are ignored; a kind it does not know becomes
+  /// ``Payload/unknown(kind:fields:)`` with all its members kept. A known kind with a missing or
+  /// mistyped field is an error naming the field.
+  public init(json: JSON) throws(EventDecodingError) {
+    guard case .object(let object) = json else {
+      throw EventDecodingError("An event must be a JSON object, not \(json.typeName)")
+    }
+    var fields = Fields(object: object, kind: nil)
+    let kind = try fields.string("kind")
+    fields.kind = kind
+    seq = try fields.int("seq")
+    time = try fields.double("time")
+    payload = try Payload(kind: kind, fields: fields)
+  }
+
+  /// Parses and decodes one event from its JSON text (a trace line or a wire event).
+  public init(jsonText: some Collection<UInt8>) throws(EventDecodingError) {
+    let value: JSON
+    do {
+      value = try JSONParser.parse(jsonText)
+    } catch {
+      throw EventDecodingError("Invalid JSON: \(error)")
+    }
+    try self.init(json: value)
+  }
+}
+
+extension Event.Payload {
+  init(kind: String, fields f: Fields) throws(EventDecodingError) {
+    switch kind {
+    case SessionStarted.kind:
+      self = .sessionStarted(
+        SessionStarted(
+          pid: try f.int("pid"), program: try f.string("program"),
+          protocolVersion: try f.string("protocolVersion"), startedAt: try f.string("startedAt")))
+    case StoreCreated.kind:
+      self = .storeCreated(
+        StoreCreated(
+          store: try f.string("store"), type: try f.string("type"),
+          parent: try f.optionalString("parent"), identity: try f.string("identity")))
+    case StoreDestroyed.kind:
+      self = .storeDestroyed(StoreDestroyed(store: try f.string("store"), identity: try f.string("identity")))
+    case IdentityChanged.kind:
+      self = .identityChanged(
+        IdentityChanged(
+          store: try f.string("store"), identity: try f.string("identity"),
+          previous: try f.optionalString("previous"), reason: try f.enumeration("reason")))
+    case ActionReceived.kind:
+      self = .actionReceived(
+        ActionReceived(
+          store: try f.string("store"), action: try f.string("action"), value: f.object["value"] ?? .null,
+          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect")))
+    case StateChanged.kind:
+      guard let changes = f.object["changes"]?.arrayValue else {
+        throw f.error("changes", expected: "an array")
+      }
+      var decoded: [Change] = []
+      decoded.reserveCapacity(changes.count)
+      for (offset, change) in changes.enumerated() {
+        guard case .object(let object) = change else {
+          throw EventDecodingError("state.changed: changes[\(offset)] must be an object")
+        }
+        let cf = Fields(object: object, kind: "state.changed changes[\(offset)]")
+        decoded.append(
+          Change(
+            path: try cf.string("path"), op: try cf.enumeration("op"), old: object["old"], new: object["new"],
+            index: try cf.optionalInt("index")))
+      }
+      self = .stateChanged(
+        StateChanged(store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary")))
+    case EffectStarted.kind:
+      self = .effectStarted(
+        EffectStarted(
+          store: try f.string("store"), effect: try f.int("effect"), cause: try f.int("cause"),
+          cancelID: try f.optionalString("cancelID")))
+    case EffectFinished.kind:
+      self = .effectFinished(
+        EffectFinished(
+          store: try f.string("store"), effect: try f.int("effect"), outcome: try f.enumeration("outcome"),
+          error: try f.optionalString("error")))
+    case EffectCancelled.kind:
+      var by: EffectCancelled.Source?
+      switch f.object["by"] {
+      case nil, .null?: by = nil
+      case .object(let object)?:
+        let bf = Fields(object: object, kind: "effect.cancelled by")
+        by = EffectCancelled.Source(store: try bf.string("store"), cause: try bf.int("cause"))
+      default: throw f.error("by", expected: "an object or null")
+      }
+      self = .effectCancelled(
+        EffectCancelled(
+          store: try f.string("store"), effect: try f.int("effect"), cancelID: try f.optionalString("cancelID"),
+          reason: try f.enumeration("reason"), by: by))
+    case DerivedRecomputed.kind:
+      self = .derivedRecomputed(
+        DerivedRecomputed(
+          store: try f.string("store"), derived: try f.string("derived"), cause: try f.optionalInt("cause"),
+          outputChanged: try f.bool("outputChanged"), durationNs: try f.int("durationNs")))
+    case Mark.kind:
+      self = .mark(Mark(label: try f.string("label")))
+    case Dropped.kind:
+      self = .dropped(Dropped(count: try f.int("count")))
+    case Warning.kind:
+      self = .warning(
+        Warning(code: try f.string("code"), message: try f.string("message"), store: try f.optionalString("store")))
+    default:
+      var rest = f.object
+      for key in Event.envelopeKeys { rest[key] = nil }
+      self = .unknown(kind: kind, fields: rest)
+    }
+  }
+}
+
+/// Typed member access with errors that name the kind and the field.
+struct Fields {
+  var object: JSONObject
+  var kind: String?
+
+  func error(_ key: String, expected: String) -> EventDecodingError {
+    let found = object[key].map { "found \($0.typeName)" } ?? "missing"
+    let prefix = kind.map { "\($0): " } ?? ""
+    return EventDecodingError("\(prefix)field '\(key)' must be \(expected) (\(found))")
+  }
+
+  func string(_ key: String) throws(EventDecodingError) -> String {
+    guard let value = object[key]?.stringValue else { throw error(key, expected: "a string") }
+    return value
+  }
+
+  func optionalString(_ key: String) throws(EventDecodingError) -> String? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .string(let s)?: return s
+    default: throw error(key, expected: "a string or null")
+    }
+  }
+
+  func int(_ key: String) throws(EventDecodingError) -> Int {
+    guard let value = object[key]?.intValue else { throw error(key, expected: "an integer") }
+    return value
+  }
+
+  func optionalInt(_ key: String) throws(EventDecodingError) -> Int? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case let value?:
+      guard let int = value.intValue else { throw error(key, expected: "an integer or null") }
+      return int
+    }
+  }
+
+  func double(_ key: String) throws(EventDecodingError) -> Double {
+    guard let value = object[key]?.doubleValue else { throw error(key, expected: "a number") }
+    return value
+  }
+
+  func bool(_ key: String) throws(EventDecodingError) -> Bool {
+    guard let value = object[key]?.boolValue else { throw error(key, expected: "a boolean") }
+    return value
+  }
+
+  func enumeration<T: RawRepresentable & CaseIterable>(_ key: String) throws(EventDecodingError) -> T
+  where T.RawValue == String {
+    let raw = try string(key)
+    guard let value = T(rawValue: raw) else {
+      let allowed = T.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+      throw EventDecodingError("\(kind.map { "\($0): " } ?? "")field '\(key)' is '\(raw)', expected one of \(allowed)")
+    }
+    return value
+  }
+}

@@ -1,0 +1,131 @@
+extension Event {
+  /// Writes this event as one compact JSON object: `seq`, `time`, `kind`, then the kind's
+  /// fields in the order of CONTRACT §6. Optional fields that are absent are omitted, except
+  /// the ones the contract spells as "String or null", which are written as `null`.
+  public func encode(into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("seq"); w.int(seq)
+    w.key("time"); w.double(time)
+    w.key("kind"); w.string(kind)
+    switch payload {
+    case .sessionStarted(let e):
+      w.key("pid"); w.int(e.pid)
+      w.key("program"); w.string(e.program)
+      w.key("protocolVersion"); w.string(e.protocolVersion)
+      w.key("startedAt"); w.string(e.startedAt)
+    case .storeCreated(let e):
+      w.key("store"); w.string(e.store)
+      w.key("type"); w.string(e.type)
+      w.key("parent"); w.stringOrNull(e.parent)
+      w.key("identity"); w.string(e.identity)
+    case .storeDestroyed(let e):
+      w.key("store"); w.string(e.store)
+      w.key("identity"); w.string(e.identity)
+    case .identityChanged(let e):
+      w.key("store"); w.string(e.store)
+      w.key("identity"); w.string(e.identity)
+      w.key("previous"); w.stringOrNull(e.previous)
+      w.key("reason"); w.string(e.reason.rawValue)
+    case .actionReceived(let e):
+      w.key("store"); w.string(e.store)
+      w.key("action"); w.string(e.action)
+      w.key("value"); w.value(e.value)
+      w.key("origin"); w.string(e.origin.rawValue)
+      if let effect = e.effect { w.key("effect"); w.int(effect) }
+    case .stateChanged(let e):
+      w.key("store"); w.string(e.store)
+      w.key("cause"); w.int(e.cause)
+      w.key("changes")
+      w.beginArray()
+      for change in e.changes { change.encode(into: &w) }
+      w.endArray()
+      w.key("summary"); w.string(e.summary)
+    case .effectStarted(let e):
+      w.key("store"); w.string(e.store)
+      w.key("effect"); w.int(e.effect)
+      w.key("cause"); w.int(e.cause)
+      w.key("cancelID"); w.stringOrNull(e.cancelID)
+    case .effectFinished(let e):
+      w.key("store"); w.string(e.store)
+      w.key("effect"); w.int(e.effect)
+      w.key("outcome"); w.string(e.outcome.rawValue)
+      w.optional("error", e.error)
+    case .effectCancelled(let e):
+      w.key("store"); w.string(e.store)
+      w.key("effect"); w.int(e.effect)
+      w.key("cancelID"); w.stringOrNull(e.cancelID)
+      w.key("reason"); w.string(e.reason.rawValue)
+      w.key("by")
+      if let by = e.by {
+        w.beginObject()
+        w.key("store"); w.string(by.store)
+        w.key("cause"); w.int(by.cause)
+        w.endObject()
+      } else {
+        w.null()
+      }
+    case .derivedRecomputed(let e):
+      w.key("store"); w.string(e.store)
+      w.key("derived"); w.string(e.derived)
+      w.key("cause")
+      if let cause = e.cause { w.int(cause) } else { w.null() }
+      w.key("outputChanged"); w.bool(e.outputChanged)
+      w.key("durationNs"); w.int(e.durationNs)
+    case .mark(let e):
+      w.key("label"); w.string(e.label)
+    case .dropped(let e):
+      w.key("count"); w.int(e.count)
+    case .warning(let e):
+      w.key("code"); w.string(e.code)
+      w.key("message"); w.string(e.message)
+      w.key("store"); w.stringOrNull(e.store)
+    case .unknown(_, let fields):
+      for member in fields.members where !Self.envelopeKeys.contains(member.key) {
+        w.key(member.key)
+        w.value(member.value)
+      }
+    }
+    w.endObject()
+  }
+
+  static let envelopeKeys: Set<String> = ["seq", "time", "kind"]
+
+  /// The event as one line of compact JSON, without the newline.
+  public var jsonText: String {
+    var writer = JSONWriter()
+    encode(into: &writer)
+    return writer.string
+  }
+
+  /// The event as a JSON value (for clients that work on ``JSON`` trees).
+  public var json: JSON {
+    // Encoding then parsing keeps a single source of truth for the field layout.
+    (try? JSONParser.parse(jsonText)) ?? .null
+  }
+}
+
+extension Change {
+  public func encode(into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("path"); w.string(path)
+    w.key("op"); w.string(op.rawValue)
+    if let old { w.key("old"); w.value(old) }
+    if let new { w.key("new"); w.value(new) }
+    if let index { w.key("index"); w.int(index) }
+    w.endObject()
+  }
+
+  public var json: JSON {
+    var object: JSONObject = ["path": .string(path), "op": .string(op.rawValue)]
+    if let old { object.append("old", old) }
+    if let new { object.append("new", new) }
+    if let index { object.append("index", .int(index)) }
+    return .object(object)
+  }
+}
+
+extension JSONWriter {
+  public mutating func stringOrNull(_ value: String?) {
+    if let value { string(value) } else { null() }
+  }
+}

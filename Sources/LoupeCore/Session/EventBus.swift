@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// The session: hands out `seq` numbers and times, and delivers events to sinks.
+///
+/// Stores emit into a bus (``EventBus/shared`` unless told otherwise); the inspector and test
+/// recorders attach sinks to it. With no sink attached ``isActive`` is `false` and stores skip
+/// all diagnostic work: that one atomic load is the whole idle cost.
+///
+/// The first sink attached to a bus receives `session.started` as the session's first event.
+public final class EventBus: Sendable {
+  /// The process-wide session that stores use by default.
+  public static let shared = EventBus()
+
+  private struct State {
+    var sinks: [any EventSink] = []
+    var seq = 0
+    var started = false
+    var directory: (any StoreDirectory)?
+    var options = RenderOptions.default
+  }
+
+  private let state = Mutex(State())
+  private let active = Atomic<Bool>(false)
+  private let effectIDs = Atomic<Int>(0)
+  private let origin: ContinuousClock.Instant
+  /// The wall-clock start of the session, for `startedAt`.
+  public let startDate: Date
+  public let pid: Int
+  public let program: String
+
+  public init(program: String = EventBus.defaultProgramName, pid: Int = Int(ProcessInfo.processInfo.processIdentifier)) {
+    origin = .now
+    startDate = Date()
+    self.pid = pid
+    self.program = program
+  }
+
+  public static var defaultProgramName: String {
+    URL(fileURLWithPath: CommandLine.arguments.first ?? "program").lastPathComponent
+  }
+
+  /// Whether any sink is attached. Checking it is cheap; do it before building an event.
+  @inline(__always) public var isActive: Bool { active.load(ordering: .relaxed) }
+
+  /// Milliseconds since the session started.
+  public func now() -> Double {
+    let elapsed = ContinuousClock.now - origin
+    let (seconds, attoseconds) = elapsed.components
+    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+  }
+
+  /// `startedAt` in ISO 8601 with milliseconds, UTC.
+  public var startedAt: String { Self.iso8601(startDate) }
+
+  public static func iso8601(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+  }
+
+  /// Attaches a sink; it receives every event emitted from now on.
+  public func attach(_ sink: any EventSink) {
+    state.withLock { state in
+      state.sinks.append(sink)
+      if !state.started {
+        state.started = true
+        deliver(.sessionStarted(SessionStarted(pid: pid, program: program, startedAt: startedAt)), in: &state)
+      }
+    }
+    active.store(true, ordering: .releasing)
+  }
+
+  /// Detaches a sink (compared by identity).
+  public func detach(_ sink: any EventSink) {
+    state.withLock { state in
+      state.sinks.removeAll { $0 === sink }
+      active.store(!state.sinks.isEmpty, ordering: .releasing)
+    }
+  }
+
+  /// Emits an event and returns its `seq`. With no sink attached the event is dropped and the
+  /// current `seq` is returned unchanged; callers should check ``isActive`` first to avoid
+  /// building the payload at all.
+  @discardableResult
+  public func emit(_ payload: Event.Payload) -> Int {
+    state.withLock { state in
+      guard !state.sinks.isEmpty else { return state.seq }
+      return deliver(payload, in: &state)
+    }
+  }
+
+  @discardableResult
+  private func deliver(_ payload: Event.Payload, in state: inout State) -> Int {
+    state.seq += 1
+    let event = Event(seq: state.seq, time: now(), payload: payload)
+    for sink in state.sinks { sink.receive(event) }
+    return state.seq
+  }
+
+  /// The `seq` of the last event emitted.
+  public var lastSeq: Int { state.withLock { $0.seq } }
+
+  /// A new effect id, unique in this session.
+  public func nextEffectID() -> Int {
+    effectIDs.add(1, ordering: .relaxed).newValue
+  }
+
+  /// The runtime's store directory, for `loupe/stores` and `loupe/state`.
+  public var directory: (any StoreDirectory)? {
+    get { state.withLock { $0.directory } }
+    set { state.withLock { $0.directory = newValue } }
+  }
+
+  /// How values are rendered for this session (caps, redaction).
+  public var renderOptions: RenderOptions {
+    get { state.withLock { $0.options } }
+    set { state.withLock { $0.options = newValue } }
+  }
+}

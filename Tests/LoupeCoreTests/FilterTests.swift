@@ -1,0 +1,95 @@
+import Testing
+@testable import LoupeCore
+
+@Suite struct GlobTests {
+  @Test(arguments: [
+    ("effect.*", "effect.started", true),
+    ("effect.*", "state.changed", false),
+    ("*", "", true),
+    ("a?c", "abc", true),
+    ("a?c", "ac", false),
+    ("AppFeature#1/pages*", "AppFeature#1/pages[id: 2]", true),
+    ("*[id: 2]*", "AppFeature#1/pages[id: 2].count", true),
+    ("*Ticked", "PageFeature.Action.timerTicked", true),
+    ("*.count", "pages[id: 2].count", true),
+    ("*.count", "pages[id: 2].counter", false),
+    ("a*b*c", "aXbYbZc", true),
+    ("a*b*c", "aXbYbZ", false),
+    (#"a\*"#, "a*", true),
+    (#"a\*"#, "ab", false),
+    ("é?", "éü", true),
+    ("exact", "exact", true),
+    ("exact", "exactly", false),
+  ])
+  func matching(pattern: String, text: String, expected: Bool) {
+    #expect(Glob(pattern).matches(text) == expected)
+  }
+}
+
+@Suite struct EventFilterTests {
+  let events: [Event] = [
+    Event(seq: 1, time: 0, payload: .sessionStarted(SessionStarted(pid: 1, program: "p", startedAt: "t"))),
+    Event(seq: 2, time: 1, payload: .actionReceived(ActionReceived(store: "PageFeature#1", action: "PageFeature.Action.timerTicked", value: .null, origin: .effect, effect: 1))),
+    Event(seq: 3, time: 2, payload: .stateChanged(StateChanged(store: "PageFeature#1", cause: 2, changes: [Change(path: "count", op: .replace, old: 0, new: 1)], summary: "PageFeature#1: _count changed."))),
+    Event(seq: 4, time: 3, payload: .effectStarted(EffectStarted(store: "PageFeature#2", effect: 2, cause: 2, cancelID: "timer"))),
+    Event(seq: 5, time: 4, payload: .mark(Mark(label: "swipe"))),
+    Event(seq: 6, time: 5, payload: .dropped(Dropped(count: 3))),
+  ]
+
+  func seqs(_ filter: EventFilter) -> [Int] { events.filter(filter.matches).map(\.seq) }
+
+  @Test func fields() {
+    #expect(seqs(.all) == [1, 2, 3, 4, 5, 6])
+    #expect(seqs(EventFilter(kinds: [Glob("effect.*")])) == [4, 6])
+    #expect(seqs(EventFilter(kinds: [Glob("mark"), Glob("state.*")])) == [3, 5, 6])
+    #expect(seqs(EventFilter(stores: [Glob("PageFeature#1")])) == [1, 2, 3, 5, 6])
+    #expect(seqs(EventFilter(actions: [Glob("*Ticked")])) == [2, 6])
+    #expect(seqs(EventFilter(paths: [Glob("count")])) == [3, 6])
+    #expect(seqs(EventFilter(paths: [Glob("other")])) == [6])
+    #expect(seqs(EventFilter(kinds: [Glob("action.*")], stores: [Glob("*#2")])) == [6])
+  }
+
+  @Test func decidesByKind() {
+    #expect(EventFilter(kinds: [Glob("effect.*")]).decidesByKind("effect.started") == true)
+    #expect(EventFilter(kinds: [Glob("effect.*")]).decidesByKind("mark") == false)
+    #expect(EventFilter(kinds: [Glob("effect.*")], stores: [Glob("x")]).decidesByKind("effect.started") == nil)
+    #expect(EventFilter(stores: [Glob("x")]).decidesByKind("dropped") == true)
+  }
+
+  @Test func jsonForm() throws {
+    let filter = try EventFilter(json: ["kinds": ["effect.*"], "stores": nil, "future": 1])
+    #expect(filter == EventFilter(kinds: [Glob("effect.*")]))
+    #expect(filter.json.jsonText == #"{"kinds":["effect.*"]}"#)
+    #expect(try EventFilter(json: nil) == .all)
+    #expect(try EventFilter(json: .null) == .all)
+    #expect(throws: EventDecodingError("filter.kinds must be an array of strings")) {
+      try EventFilter(json: ["kinds": "effect.*"])
+    }
+    #expect(throws: EventDecodingError("filter must be an object, not array")) { try EventFilter(json: []) }
+  }
+}
+
+@Suite struct StatePathTests {
+  @Test func formatting() {
+    #expect(StatePath.root.description == "")
+    #expect(StatePath([.field("count")]).description == "count")
+    #expect(StatePath([.field("pages"), .id(2), .field("count")]).description == "pages[id: 2].count")
+    #expect(StatePath([.field("results"), .index(3)]).description == "results[3]")
+    #expect(StatePath([.field("settings"), .key("theme")]).description == #"settings["theme"]"#)
+    #expect(StatePath([.field("todos"), .id("a\"b")]).description == #"todos[id: "a\"b"]"#)
+    #expect(StatePath([.index(0), .field("x")]).description == "[0].x")
+  }
+
+  @Test(arguments: [
+    "count", "pages[id: 2].count", "results[3]", #"settings["theme"]"#, #"todos[id: "a]b"].title"#,
+    "[0].x", #"m["a.b"]["c"][2]"#, "", "a.b.c",
+  ])
+  func parsingRoundTrips(text: String) throws {
+    #expect(try StatePath(parsing: text).description == text)
+  }
+
+  @Test(arguments: [".a", "a[", "a[x]", "a..b", "a[id: nope]", "a[-1]", "a]b[0]x"])
+  func parsingErrors(text: String) {
+    #expect(throws: StatePath.ParseError.self) { try StatePath(parsing: text) }
+  }
+}

@@ -1,0 +1,86 @@
+import Testing
+@testable import LoupeCore
+
+@Suite struct JSONWriterTests {
+  @Test func scalarsAndNesting() {
+    let value: JSON = ["a": 1, "b": [true, false, nil], "c": ["d": "e"], "f": 1.5, "g": -3]
+    #expect(value.jsonText == #"{"a":1,"b":[true,false,null],"c":{"d":"e"},"f":1.5,"g":-3}"#)
+  }
+
+  @Test func doubles() {
+    #expect(JSON.double(12).jsonText == "12.0")
+    #expect(JSON.double(-0.0).jsonText == "-0.0")
+    #expect(JSON.double(0.1).jsonText == "0.1")
+    #expect(JSON.double(1e20).jsonText == "1e+20")
+    #expect(JSON.double(.nan).jsonText == "null")
+    #expect(JSON.double(-.infinity).jsonText == "null")
+    #expect(JSON.int(Int.min).jsonText == "-9223372036854775808")
+    #expect(JSON.int(1234567890).jsonText == "1234567890")
+  }
+
+  @Test func stringEscapes() {
+    #expect(JSON.string("a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}é😀").jsonText == #""a\"b\\c\n\r\t\b\f\u0001\u001fé😀""#)
+    #expect(JSON.string("").jsonText == #""""#)
+    #expect(JSON.string("/").jsonText == #""/""#)
+  }
+}
+
+@Suite struct JSONParserTests {
+  @Test func roundTrips() throws {
+    let texts = [
+      #"{"a":1,"b":[true,false,null],"c":{"d":"e"},"f":1.5,"g":-3}"#,
+      #"[]"#, #"{}"#, #""x""#, "0", "-1", "1.25", "9223372036854775807",
+      #"{"nested":[[[{"k":[]}]]]}"#,
+    ]
+    for text in texts {
+      #expect(try JSONParser.parse(text).jsonText == text)
+    }
+  }
+
+  @Test func numbers() throws {
+    #expect(try JSONParser.parse("1e2") == .double(100))
+    #expect(try JSONParser.parse("-0") == .int(0))
+    #expect(try JSONParser.parse("12345678901234567890") == .double(1.2345678901234567e19))
+    #expect(try JSONParser.parse("1.0") == .double(1))
+  }
+
+  @Test func escapesAndUnicode() throws {
+    #expect(try JSONParser.parse(#""\u00e9\ud83d\ude00\n\/""#) == .string("é😀\n/"))
+    #expect(try JSONParser.parse(" \n\t{ \"a\" : [ 1 , 2 ] } \r\n") == ["a": [1, 2]])
+  }
+
+  @Test(arguments: [
+    ("", "Unexpected end of input at byte 0"),
+    ("{", "Unterminated object at byte 1"),
+    ("{1:2}", "Expected a string key at byte 1"),
+    ("[1,]", "Unexpected character ']' at byte 3"),
+    ("01", "Leading zeros are not allowed at byte 0"),
+    ("1.", "Invalid number at byte 0"),
+    ("tru", "Invalid literal at byte 0"),
+    (#""abc"#, "Unterminated string at byte 0"),
+    (#""\ud800""#, "Unpaired surrogate in string at byte 7"),
+    (#""\x""#, #"Invalid escape '\x' at byte 1"#),
+    ("{} x", "Unexpected data after the JSON value at byte 3"),
+    ("\"a\u{1}\"", "Unescaped control character in string at byte 2"),
+    ("1e999", "Number out of range at byte 0"),
+  ])
+  func errors(input: String, message: String) {
+    #expect(throws: JSONParser.Error.self) { try JSONParser.parse(input) }
+    do {
+      _ = try JSONParser.parse(input)
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func invalidUTF8() {
+    #expect(throws: JSONParser.Error.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+  }
+
+  @Test func depthLimit() {
+    let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+    #expect(throws: JSONParser.Error.self) { try JSONParser.parse(deep) }
+    let ok = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+    #expect((try? JSONParser.parse(ok)) != nil)
+  }
+}
