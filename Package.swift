@@ -4,8 +4,10 @@ import PackageDescription
 // Layers (bottom to top), see README "Architecture":
 //   LoupeCore  – events, JSON, value rendering, diff, filter, trace files (Foundation only)
 //   LoupeRPC   – LSP framing, JSON-RPC 2.0, connections, server and client
-//   LoupeStore – Store, reducers, effects, scoped stores, derived values
-//   Loupe      – the inspector (hub, ring buffer, clients) + re-exports LoupeStore/LoupeCore
+//   Loupe      – Store/: Store, reducers, effects, scoped stores, derived values
+//                Inspector/: the in-process inspector (hub, ring buffer, clients, activation)
+//                The store reaches the inspector only through EventBus and one autostart hook,
+//                so creating the first store turns the inspector on from LOUPE=… by itself.
 //   LoupeTesting – assertions on diagnostic streams (XCTest and Swift Testing)
 //   LoupeCLI   – the `loupe` command (speaks the protocol, reads traces; never links the store)
 let swiftSettings: [SwiftSetting] = [
@@ -24,8 +26,7 @@ let package = Package(
   targets: [
     .target(name: "LoupeCore", swiftSettings: swiftSettings),
     .target(name: "LoupeRPC", dependencies: ["LoupeCore"], swiftSettings: swiftSettings),
-    .target(name: "LoupeStore", dependencies: ["LoupeCore"], swiftSettings: swiftSettings),
-    .target(name: "Loupe", dependencies: ["LoupeCore", "LoupeRPC", "LoupeStore"], swiftSettings: swiftSettings),
+    .target(name: "Loupe", dependencies: ["LoupeCore", "LoupeRPC"], swiftSettings: swiftSettings),
     .target(name: "LoupeTesting", dependencies: ["Loupe"], swiftSettings: swiftSettings),
     .target(name: "LoupeCLI", dependencies: ["LoupeCore", "LoupeRPC"], swiftSettings: swiftSettings),
     .executableTarget(name: "loupe", dependencies: ["LoupeCLI"], swiftSettings: swiftSettings),
@@ -34,8 +35,8 @@ let package = Package(
 
     .testTarget(name: "LoupeCoreTests", dependencies: ["LoupeCore"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeRPCTests", dependencies: ["LoupeRPC"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeStoreTests", dependencies: ["LoupeStore"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeTests", dependencies: ["Loupe"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeStoreTests", dependencies: ["Loupe"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeInspectorTests", dependencies: ["Loupe", "LoupeRPC"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeTestingTests", dependencies: ["LoupeTesting"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeCLITests", dependencies: ["LoupeCLI"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeExamplesTests", dependencies: ["LoupeExamples", "LoupeTesting"], swiftSettings: swiftSettings),
