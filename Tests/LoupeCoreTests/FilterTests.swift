@@ -93,3 +93,29 @@ import Testing
     #expect(throws: StatePath.ParseError.self) { try StatePath(parsing: text) }
   }
 }
+
+@Suite struct IdentifiedArrayTests {
+  struct Todo: Identifiable, Equatable { var id: Int; var title: String }
+
+  @Test func basics() {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "a"), Todo(id: 2, title: "b"), Todo(id: 1, title: "dup")]
+    #expect(todos.ids == [1, 2])
+    #expect(todos[id: 1]?.title == "a")
+    todos[id: 2]?.title = "B"
+    #expect(todos[1].title == "B")
+    todos[id: 3] = Todo(id: 3, title: "c")
+    #expect(todos.ids == [1, 2, 3])
+    #expect(!todos.append(Todo(id: 3, title: "x")))
+    todos.insert(Todo(id: 0, title: "z"), at: 0)
+    #expect(todos.ids == [0, 1, 2, 3])
+    #expect(todos.remove(id: 1)?.title == "a")
+    todos[id: 2] = nil
+    #expect(todos.ids == [0, 3])
+    todos.move(fromOffsets: [0], toOffset: 2)
+    #expect(todos.ids == [3, 0])
+    todos.removeAll { $0.id == 3 }
+    #expect(todos.elements == [Todo(id: 0, title: "z")])
+    let mirror = Mirror(reflecting: todos)
+    #expect(mirror.displayStyle == .collection && mirror.children.count == 1)
+  }
+}
