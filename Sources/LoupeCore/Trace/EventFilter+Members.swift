@@ -1,0 +1,40 @@
+extension EventFilter {
+  /// The filter's verdict from an event's top-level `kind`, `store` and `action` members
+  /// alone, or `nil` when the event must be decoded to know (a `paths` filter on a
+  /// `state.changed` event, or members missing or escaped).
+  ///
+  /// It agrees with ``matches(_:)`` on every event that decodes; the trace reader uses it to
+  /// filter lines without decoding them.
+  func decide(kind: String, store: EventLineScanner.Member, action: EventLineScanner.Member, in line: UnsafeBufferPointer<UInt8>) -> Bool? {
+    if kind == Dropped.kind { return true }
+    if let kinds, !kinds.anyMatches(kind) { return false }
+    if let stores, !Self.storelessKinds.contains(kind) {
+      switch store {
+      case .plain(let range):
+        if !stores.anyMatches(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)) {
+          return false
+        }
+      case .absent:
+        // Known kinds need their store (decoding will fail); `warning` and unknown kinds may lack one.
+        if Event.knownKinds.contains(kind), kind != Warning.kind { return nil }
+      case .other:
+        return nil
+      }
+    }
+    if let actions {
+      guard kind == ActionReceived.kind else { return false }
+      guard case .plain(let range) = action else { return nil }
+      if !actions.anyMatches(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)) {
+        return false
+      }
+    }
+    if paths != nil {
+      guard kind == StateChanged.kind else { return false }
+      return nil
+    }
+    return true
+  }
+
+  /// Kinds whose events carry no store, so a `stores` filter does not exclude them.
+  static let storelessKinds: Set<String> = [SessionStarted.kind, Mark.kind, Dropped.kind]
+}

@@ -1,0 +1,311 @@
+/// A fast check of one event line that builds nothing: it validates the JSON syntax (strict
+/// RFC 8259, UTF-8 included) and notes where the top-level `kind`, `store` and `action`
+/// strings are, so a reader can filter lines by them without decoding the event.
+///
+/// It is several times faster than parsing the line into ``JSON``, which is what lets
+/// `loupe show --kind 'effect.*' --format json` pass matching lines through untouched.
+struct EventLineScanner {
+  /// A top-level member the filter may need.
+  enum Member: Equatable {
+    case absent
+    /// A string without escapes: its bytes, inside the quotes.
+    case plain(Range<Int>)
+    /// Present, but escaped or not a string: decode the event to know.
+    case other
+  }
+
+  struct Fields: Equatable {
+    var kind = Member.absent
+    var store = Member.absent
+    var action = Member.absent
+    /// Whether `seq` and `time` are present and numbers, as every event needs.
+    var hasSeq = false
+    var hasTime = false
+  }
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var i = 0
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// The top-level members of `line` when it is one valid JSON object, else `nil`.
+  static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
+    var scanner = EventLineScanner(line)
+    scanner.skipWhitespace()
+    guard scanner.peek == UInt8(ascii: "{"), let fields = scanner.topLevelObject() else { return nil }
+    scanner.skipWhitespace()
+    return scanner.i == line.count ? fields : nil
+  }
+
+  private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+  private mutating func skipWhitespace() {
+    while i < bytes.count {
+      switch bytes[i] {
+      case 0x20, 0x09, 0x0A, 0x0D: i += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func topLevelObject() -> Fields? {
+    var fields = Fields()
+    i += 1
+    skipWhitespace()
+    if peek == UInt8(ascii: "}") {
+      i += 1
+      return fields
+    }
+    while true {
+      guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
+      skipWhitespace()
+      guard peek == UInt8(ascii: ":") else { return nil }
+      i += 1
+      skipWhitespace()
+      let name = key.escaped ? nil : KnownKey(bytes, key.range)
+      let valueStart = i
+      guard value(depth: 1) else { return nil }
+      if let name {
+        switch name {
+        case .kind: fields.kind = member(at: valueStart)
+        case .store: fields.store = member(at: valueStart)
+        case .action: fields.action = member(at: valueStart)
+        case .seq: fields.hasSeq = isNumber(at: valueStart)
+        case .time: fields.hasTime = isNumber(at: valueStart)
+        }
+      }
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","):
+        i += 1
+        skipWhitespace()
+      case UInt8(ascii: "}"):
+        i += 1
+        return fields
+      default:
+        return nil
+      }
+    }
+  }
+
+  private enum KnownKey {
+    case kind, store, action, seq, time
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+      func equals(_ text: StaticString) -> Bool {
+        guard text.utf8CodeUnitCount == range.count else { return false }
+        return text.withUTF8Buffer { expected in
+          var j = 0
+          while j < range.count {
+            if expected[j] != bytes[range.lowerBound + j] { return false }
+            j += 1
+          }
+          return true
+        }
+      }
+      switch range.count {
+      case 3 where equals("seq"): self = .seq
+      case 4 where equals("kind"): self = .kind
+      case 4 where equals("time"): self = .time
+      case 5 where equals("store"): self = .store
+      case 6 where equals("action"): self = .action
+      default: return nil
+      }
+    }
+  }
+
+  /// The member whose (already validated) value starts at `start`.
+  private func member(at start: Int) -> Member {
+    guard bytes[start] == UInt8(ascii: "\"") else { return .other }
+    let contents = (start + 1)..<(i - 1)
+    for j in contents where bytes[j] == UInt8(ascii: "\\") { return .other }
+    return .plain(contents)
+  }
+
+  private func isNumber(at start: Int) -> Bool {
+    let byte = bytes[start]
+    return byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+  }
+
+  private mutating func value(depth: Int) -> Bool {
+    guard let byte = peek else { return false }
+    switch byte {
+    case UInt8(ascii: "\""): return string() != nil
+    case UInt8(ascii: "{"): return object(depth: depth + 1)
+    case UInt8(ascii: "["): return array(depth: depth + 1)
+    case UInt8(ascii: "t"): return literal("true")
+    case UInt8(ascii: "f"): return literal("false")
+    case UInt8(ascii: "n"): return literal("null")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+    default: return false
+    }
+  }
+
+  private mutating func object(depth: Int) -> Bool {
+    guard depth <= JSONParser.maximumDepth else { return false }
+    i += 1
+    skipWhitespace()
+    if peek == UInt8(ascii: "}") {
+      i += 1
+      return true
+    }
+    while true {
+      guard peek == UInt8(ascii: "\""), string() != nil else { return false }
+      skipWhitespace()
+      guard peek == UInt8(ascii: ":") else { return false }
+      i += 1
+      skipWhitespace()
+      guard value(depth: depth) else { return false }
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","):
+        i += 1
+        skipWhitespace()
+      case UInt8(ascii: "}"):
+        i += 1
+        return true
+      default:
+        return false
+      }
+    }
+  }
+
+  private mutating func array(depth: Int) -> Bool {
+    guard depth <= JSONParser.maximumDepth else { return false }
+    i += 1
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") {
+      i += 1
+      return true
+    }
+    while true {
+      guard value(depth: depth) else { return false }
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","):
+        i += 1
+        skipWhitespace()
+      case UInt8(ascii: "]"):
+        i += 1
+        return true
+      default:
+        return false
+      }
+    }
+  }
+
+  private mutating func literal(_ text: StaticString) -> Bool {
+    let count = text.utf8CodeUnitCount
+    guard bytes.count - i >= count else { return false }
+    let matches = text.withUTF8Buffer { expected in
+      for j in 0..<count where bytes[i + j] != expected[j] { return false }
+      return true
+    }
+    i += count
+    return matches
+  }
+
+  private func isDigit(_ index: Int) -> Bool {
+    index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+  }
+
+  private mutating func number() -> Bool {
+    if bytes[i] == UInt8(ascii: "-") { i += 1 }
+    guard isDigit(i) else { return false }
+    if bytes[i] == UInt8(ascii: "0") {
+      i += 1
+    } else {
+      while isDigit(i) { i += 1 }
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      i += 1
+      guard isDigit(i) else { return false }
+      while isDigit(i) { i += 1 }
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      i += 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+      guard isDigit(i) else { return false }
+      while isDigit(i) { i += 1 }
+    }
+    return true
+  }
+
+  /// Scans a string starting at its opening quote; returns its contents' range and whether it
+  /// holds escapes, or `nil` when it is not a valid JSON string.
+  private mutating func string() -> (range: Range<Int>, escaped: Bool)? {
+    i += 1
+    let start = i
+    var escaped = false
+    let count = bytes.count
+    while i < count {
+      let byte = bytes[i]
+      if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+        i += 1
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        i += 1
+        return (start..<(i - 1), escaped)
+      case UInt8(ascii: "\\"):
+        escaped = true
+        guard escape() else { return nil }
+      case 0..<0x20:
+        return nil
+      default:
+        guard utf8Sequence() else { return nil }
+      }
+    }
+    return nil
+  }
+
+  private mutating func escape() -> Bool {
+    i += 1
+    guard let byte = peek else { return false }
+    i += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return true
+    case UInt8(ascii: "u"):
+      guard bytes.count - i >= 4 else { return false }
+      for _ in 0..<4 {
+        switch bytes[i] {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+          UInt8(ascii: "A")...UInt8(ascii: "F"):
+          i += 1
+        default:
+          return false
+        }
+      }
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Validates one multi-byte UTF-8 sequence at `i` (the lead byte is ≥ 0x80).
+  private mutating func utf8Sequence() -> Bool {
+    let lead = bytes[i]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0: length = 3; low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED: length = 3; high = 0x9F
+    case 0xF0: length = 4; low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4: length = 4; high = 0x8F
+    default: return false
+    }
+    guard bytes.count - i >= length else { return false }
+    let second = bytes[i + 1]
+    guard second >= low && second <= high else { return false }
+    for j in 2..<max(length, 2) where bytes[i + j] & 0xC0 != 0x80 { return false }
+    i += length
+    return true
+  }
+}

@@ -1,0 +1,267 @@
+/// Reads a trace file (CONTRACT §7) as a stream: one chunk in memory at a time, however
+/// large the file.
+///
+/// Opening validates line 1 and rejects anything that is not a trace with a clear
+/// ``TraceError`` (an empty file, binary data, foreign JSON, another format, a newer version).
+/// Then ``next(filter:decode:)`` yields the events in order, each with its line's raw bytes.
+///
+/// Damage is reported, never fatal:
+/// - a **truncated last line** (the program died while writing it) is left out and described
+///   in ``truncation``; every complete event before it is kept;
+/// - a **malformed line in the middle** (not JSON, or not an event) is skipped and counted in
+///   ``malformedLines``, with its line number, and reading goes on. One damaged line (say, from
+///   a disk that filled up and freed again) must not hide the rest of a recording.
+///
+/// ```swift
+/// let reader = try TraceReader(path: "bug.loupe")
+/// while let item = try reader.next(filter: EventFilter(kinds: [Glob("effect.*")])) {
+///   print(item.event!.seq)
+/// }
+/// if let truncation = reader.truncation { print(truncation) }
+/// ```
+public final class TraceReader {
+  /// Reading limits.
+  public struct Options: Sendable {
+    /// Bytes read per `read(2)`.
+    public var chunkSize: Int
+    /// Lines longer than this are skipped as malformed instead of being held in memory.
+    public var maximumLineLength: Int
+    public init(chunkSize: Int = 1 << 20, maximumLineLength: Int = 256 << 20) {
+      self.chunkSize = chunkSize
+      self.maximumLineLength = maximumLineLength
+    }
+  }
+
+  /// The end of a trace cut short inside a line.
+  public struct Truncation: Sendable, Hashable, CustomStringConvertible {
+    /// The line number of the incomplete line (1-based).
+    public var line: Int
+    /// The file offset where it starts.
+    public var offset: Int
+    /// How many bytes of it there are (all ignored).
+    public var byteCount: Int
+
+    public var description: String {
+      let bytes = byteCount == 1 ? "1 byte" : "\(byteCount) bytes"
+      return "the trace ends inside line \(line) (\(bytes) after the last complete event, ignored); the recording was cut short"
+    }
+  }
+
+  /// A line that was skipped.
+  public struct MalformedLine: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var offset: Int
+    public var reason: String
+    public var description: String { "line \(line): \(reason); skipped" }
+  }
+
+  /// What ``next(filter:decode:)`` yields.
+  public struct Item {
+    /// 1-based line number in the file.
+    public var line: Int
+    /// The line as it is in the file, without its line break.
+    public var bytes: ArraySlice<UInt8>
+    /// The event's `kind`.
+    public var kind: String
+    /// The decoded event; `nil` only when asked not to decode and the filter could be
+    /// decided without it.
+    public var event: Event?
+  }
+
+  /// Malformed lines beyond this many are counted but not described.
+  public static let malformedLinesKept = 100
+
+  /// How the file was named to the reader, for messages.
+  public let path: String
+  public let header: TraceHeader
+  /// The file's size when it is a regular file (for progress), else `nil`.
+  public let fileSize: Int?
+  /// Set once the end of the file has been reached inside a line.
+  public private(set) var truncation: Truncation?
+  /// The first ``malformedLinesKept`` skipped lines.
+  public private(set) var malformedLines: [MalformedLine] = []
+  /// How many lines were skipped in all.
+  public private(set) var malformedLineCount = 0
+  /// How many bytes have been consumed so far.
+  public var bytesRead: Int { lines.consumed }
+  /// The number of the line last read.
+  public private(set) var lineNumber = 1
+
+  private var lines: LineReader
+  private let ownsDescriptor: Bool
+  private var closed = false
+
+  /// Opens the trace at `path` and reads its header.
+  public convenience init(path: String, options: Options = Options()) throws(TraceError) {
+    let fd: Int32
+    switch TraceFileIO.openForReading(path) {
+    case .success(let opened): fd = opened
+    case .failure(let failure): throw .cannotOpen(path: path, reason: failure.message)
+    }
+    try self.init(fileDescriptor: fd, name: path, closeWhenDone: true, options: options)
+  }
+
+  /// Reads a trace from an open descriptor (a pipe works too), naming it `name` in messages.
+  public init(fileDescriptor fd: Int32, name: String, closeWhenDone: Bool = false, options: Options = Options()) throws(TraceError) {
+    path = name
+    ownsDescriptor = closeWhenDone
+    fileSize = TraceFileIO.regularFileSize(fd)
+    lines = LineReader(fd: fd, chunkSize: options.chunkSize, maximumLineLength: options.maximumLineLength)
+    do {
+      header = try Self.readHeader(&lines, path: name)
+    } catch {
+      if closeWhenDone { _ = TraceFileIO.closeDescriptor(fd) }
+      closed = true
+      throw error
+    }
+  }
+
+  deinit {
+    if ownsDescriptor, !closed { _ = TraceFileIO.closeDescriptor(lines.fd) }
+  }
+
+  private static let maximumHeaderLength = 64 << 10
+
+  private static func readHeader(_ lines: inout LineReader, path: String) throws(TraceError) -> TraceHeader {
+    // Look at the start first, so a large binary or single-line file is refused without
+    // reading it all.
+    let head: ArraySlice<UInt8>
+    switch lines.peek(atLeast: maximumHeaderLength + 1) {
+    case .success(let bytes): head = bytes
+    case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
+    }
+    if head.isEmpty { throw .notATrace(path: path, reason: "the file is empty") }
+    let firstLine = head.firstIndex(of: 0x0A).map { head[..<$0] } ?? head
+    if looksBinary(firstLine.prefix(4096), cut: firstLine.count > 4096) {
+      throw .notATrace(path: path, reason: "it holds binary data, not JSON Lines")
+    }
+    if firstLine.count > maximumHeaderLength {
+      throw .notATrace(path: path, reason: "its first line is not a trace header (it is over \(maximumHeaderLength / 1024) KiB long)")
+    }
+    let next: LineReader.Next
+    switch lines.next() {
+    case .success(let value): next = value
+    case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
+    }
+    var line: ArraySlice<UInt8>
+    let complete: Bool
+    switch next {
+    case .line(let range): line = lines.buffer[range]; complete = true
+    case .partial(let range): line = lines.buffer[range]; complete = false
+    case .end, .tooLong: throw .notATrace(path: path, reason: "its first line is not a trace header")
+    }
+    if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // a UTF-8 byte-order mark
+    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+      throw .notATrace(path: path, reason: "its first line is empty")
+    }
+    do {
+      return try TraceHeader(line: line)
+    } catch {
+      if !complete, TraceHeader.couldBeStart(of: line) { throw .truncatedHeader(path: path) }
+      switch error {
+      case .notATrace(let reason): throw .notATrace(path: path, reason: reason)
+      case .unsupportedVersion(let version): throw .unsupportedVersion(path: path, version: version)
+      }
+    }
+  }
+
+  /// NUL bytes, other control characters than whitespace, or bytes that are not UTF-8.
+  private static func looksBinary(_ bytes: ArraySlice<UInt8>, cut: Bool) -> Bool {
+    for byte in bytes where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return true }
+    // A sample cut from a longer line may end inside a character: allow up to 3 bytes of it.
+    var sample = Array(bytes)
+    for _ in 0..<(cut ? 4 : 1) {
+      if String(validating: sample, as: UTF8.self) != nil { return false }
+      if sample.isEmpty { break }
+      sample.removeLast()
+    }
+    return true
+  }
+
+  /// The next event that passes `filter`, or `nil` at the end of the trace.
+  ///
+  /// With `decode: false`, events whose fate the filter can decide from their `kind`, `store`
+  /// and `action` members are yielded without being decoded (``Item/event`` is `nil`); their
+  /// lines are still checked to be well-formed JSON objects with `seq`, `time` and `kind`.
+  ///
+  /// - Throws: ``TraceError/cannotRead(path:reason:)`` when reading fails.
+  public func next(filter: EventFilter = .all, decode: Bool = true) throws(TraceError) -> Item? {
+    while true {
+      let next: LineReader.Next
+      switch lines.next() {
+      case .success(let value): next = value
+      case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
+      }
+      switch next {
+      case .end:
+        return nil
+      case .tooLong(let length):
+        lineNumber += 1
+        malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
+      case .partial(let range):
+        lineNumber += 1
+        // A last line without its line break is complete if it holds a whole event.
+        if let item = item(range, filter: filter, decode: decode, isLast: true) { return item }
+      case .line(let range):
+        lineNumber += 1
+        if let item = item(range, filter: filter, decode: decode, isLast: false) { return item }
+      }
+    }
+  }
+
+  /// Decodes every remaining event (for small traces and tests).
+  public func readAll(filter: EventFilter = .all) throws(TraceError) -> [Event] {
+    var events: [Event] = []
+    while let item = try next(filter: filter) {
+      if let event = item.event { events.append(event) }
+    }
+    return events
+  }
+
+  private func item(_ range: Range<Int>, filter: EventFilter, decode: Bool, isLast: Bool) -> Item? {
+    let bytes = lines.buffer[range]
+    if isBlank(bytes) { return nil }
+    let scanned = bytes.withUnsafeBufferPointer { EventLineScanner.scan($0) }
+    guard let fields = scanned, fields.hasSeq, fields.hasTime, case .plain(let kindRange) = fields.kind else {
+      return decodeFully(bytes, filter: filter, isLast: isLast)
+    }
+    let kind = bytes.withUnsafeBufferPointer { line in
+      String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self)
+    }
+    let verdict = bytes.withUnsafeBufferPointer { line in
+      filter.decide(kind: kind, store: fields.store, action: fields.action, in: line)
+    }
+    switch verdict {
+    case false?: return nil
+    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, event: nil)
+    default: return decodeFully(bytes, filter: filter, isLast: isLast)
+    }
+  }
+
+  private func decodeFully(_ bytes: ArraySlice<UInt8>, filter: EventFilter, isLast: Bool) -> Item? {
+    let event: Event
+    do {
+      event = try Event(jsonText: bytes)
+    } catch {
+      if isLast {
+        truncation = Truncation(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count)
+      } else {
+        malformed(error.message)
+      }
+      return nil
+    }
+    guard filter.matches(event) else { return nil }
+    return Item(line: lineNumber, bytes: bytes, kind: event.kind, event: event)
+  }
+
+  private func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
+    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+  }
+
+  private func malformed(_ reason: String) {
+    malformedLineCount += 1
+    if malformedLines.count < Self.malformedLinesKept {
+      malformedLines.append(MalformedLine(line: lineNumber, offset: lines.lineOffset, reason: reason))
+    }
+  }
+}

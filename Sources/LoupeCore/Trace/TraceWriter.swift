@@ -1,0 +1,146 @@
+import Synchronization
+
+/// Writes a trace file (CONTRACT §7): the header line, then one event per line, exactly as
+/// on the wire.
+///
+/// Every append reaches the file with a single `write(2)` of whole lines, with no buffering in
+/// the process, so a crash or `kill -9` loses at most the line being written. When a write
+/// fails part-way (a full disk), the writer cuts the file back to its last complete line, so
+/// the trace stays readable; the error is thrown (and kept in ``failure``), never trapped.
+///
+/// ```swift
+/// let writer = try TraceWriter(path: "bug.loupe", header: TraceHeader(program: "MyApp", pid: 42, startedAt: now))
+/// try writer.append(event)
+/// try writer.close()
+/// ```
+///
+/// The writer is safe to share between threads; appends are serialized.
+public final class TraceWriter: Sendable {
+  /// The path the trace is written to.
+  public let path: String
+
+  private struct State {
+    var fd: Int32
+    /// Bytes of complete lines in the file; a failed write is cut back to this length.
+    var length: Int
+    /// A failed write left a partial line that could not be cut back: the next write first
+    /// ends it, so the damage stays on one line.
+    var needsNewline = false
+    var failure: TraceError?
+    var scratch = JSONWriter(capacity: 4096)
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates (or truncates) the file at `path` and writes the header line.
+  ///
+  /// - Throws: ``TraceError/cannotOpen(path:reason:)`` when the file cannot be created (missing
+  ///   directory, permissions, read-only file system); ``TraceError/cannotWrite(path:reason:)``
+  ///   when the header cannot be written.
+  public init(path: String, header: TraceHeader) throws(TraceError) {
+    self.path = path
+    let fd: Int32
+    switch TraceFileIO.createForAppending(path) {
+    case .success(let opened): fd = opened
+    case .failure(let failure): throw .cannotOpen(path: path, reason: failure.message)
+    }
+    state = Mutex(State(fd: fd, length: 0))
+    var line = JSONWriter(capacity: 160)
+    header.encode(into: &line)
+    line.bytes.append(0x0A)
+    try write(line.bytes)
+  }
+
+  deinit {
+    state.withLock { state in
+      if state.fd >= 0 { _ = TraceFileIO.closeDescriptor(state.fd) }
+      state.fd = -1
+    }
+  }
+
+  /// The first write error, if any. Later appends are still attempted (a full disk may free up).
+  public var failure: TraceError? { state.withLock { $0.failure } }
+
+  /// Appends one event as one line.
+  public func append(_ event: Event) throws(TraceError) {
+    try append(CollectionOfOne(event))
+  }
+
+  /// Appends events, one line each, with a single write.
+  public func append(_ events: some Sequence<Event>) throws(TraceError) {
+    let result: Result<Void, TraceError> = state.withLock { state in
+      var scratch = state.scratch
+      state.scratch = JSONWriter()  // keep `scratch` uniquely referenced while we fill it
+      scratch.reset()
+      for event in events {
+        event.encode(into: &scratch)
+        scratch.bytes.append(0x0A)
+        scratch.needsComma = false  // the next event starts a new line, not a list
+      }
+      let result = Self.write(scratch.bytes, path: path, state: &state)
+      state.scratch = scratch
+      return result
+    }
+    try result.get()
+  }
+
+  /// Appends one line of already-encoded event JSON (as received on the wire), unchanged.
+  ///
+  /// - Throws: ``TraceError/invalidLine(reason:)`` when `json` is empty or holds a line break.
+  public func appendLine(_ json: some Collection<UInt8>) throws(TraceError) {
+    guard !json.isEmpty else { throw .invalidLine(reason: "an empty line") }
+    guard !json.contains(0x0A) && !json.contains(0x0D) else {
+      throw .invalidLine(reason: "it contains a line break")
+    }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(json.count + 1)
+    bytes.append(contentsOf: json)
+    bytes.append(0x0A)
+    try write(bytes)
+  }
+
+  /// Closes the file. Appends after closing throw ``TraceError/cannotWrite(path:reason:)``.
+  public func close() throws(TraceError) {
+    let result: Result<Void, TraceError> = state.withLock { state in
+      guard state.fd >= 0 else { return .success(()) }
+      let code = TraceFileIO.closeDescriptor(state.fd)
+      state.fd = -1
+      if let code { return .failure(.cannotWrite(path: path, reason: TraceFileIO.message(code))) }
+      return .success(())
+    }
+    try result.get()
+  }
+
+  private func write(_ bytes: [UInt8]) throws(TraceError) {
+    let result = state.withLock { state in Self.write(bytes, path: path, state: &state) }
+    try result.get()
+  }
+
+  private static func write(_ bytes: [UInt8], path: String, state: inout State) -> Result<Void, TraceError> {
+    guard state.fd >= 0 else { return .failure(.cannotWrite(path: path, reason: "the trace is closed")) }
+    if bytes.isEmpty { return .success(()) }
+    let fd = state.fd
+    if state.needsNewline {
+      let (written, code) = [UInt8(0x0A)].withUnsafeBytes { TraceFileIO.writeAll(fd, $0) }
+      if let code { return fail(code, path: path, state: &state) }
+      state.needsNewline = false
+      state.length += written
+    }
+    let (written, code) = bytes.withUnsafeBytes { TraceFileIO.writeAll(fd, $0) }
+    guard let code else {
+      state.length += written
+      return .success(())
+    }
+    if written > 0, !TraceFileIO.truncate(fd, to: state.length) {
+      state.needsNewline = true
+      state.length += written
+    }
+    return fail(code, path: path, state: &state)
+  }
+
+  private static func fail(_ code: Int32, path: String, state: inout State) -> Result<Void, TraceError> {
+    let error = TraceError.cannotWrite(path: path, reason: TraceFileIO.message(code))
+    if state.failure == nil { state.failure = error }
+    return .failure(error)
+  }
+}
