@@ -1,0 +1,164 @@
+import LoupeCore
+import Synchronization
+
+/// The JSON-RPC 2.0 server side of one connection, without I/O.
+///
+/// Feed it frame bodies with ``receive(_:)`` (in order, from one thread); it answers through
+/// `send` with complete bodies (one message, or one array for a batch) and calls `exit` when
+/// the client sends `exit`. It implements:
+///
+/// - parse errors (`-32700`) and invalid requests (`-32600`) with id `null` unless the id was
+///   readable; the empty batch as one invalid request; batches answered with one array, in
+///   request order, and not at all when they hold only notifications;
+/// - the lifecycle: `-32002` for anything before `initialize`, `initialize` once, `shutdown`
+///   then `-32600` for every request, `exit` ends the connection;
+/// - `$/cancelRequest {id}`: a request still in flight is answered `-32800` at once and its
+///   later result discarded;
+/// - notifications are never answered, even malformed ones or unknown methods.
+public final class ServerSession: Sendable {
+  public enum Lifecycle: Sendable, Hashable {
+    case uninitialized, initialized, shutDown, exited
+  }
+
+  private struct State {
+    var lifecycle = Lifecycle.uninitialized
+    /// In-flight requests by id: a token telling this request from an earlier one with the
+    /// same id, and where its answer goes (its batch slot, or alone).
+    var inflight: [RequestID: InFlight] = [:]
+    var nextToken = 0
+  }
+
+  private struct InFlight {
+    var token: Int
+    var batch: BatchReply?
+    var index: Int
+  }
+
+  private let handler: any ServerHandler
+  private let send: @Sendable ([UInt8]) -> Void
+  private let exit: @Sendable () -> Void
+  private let state = Mutex(State())
+
+  /// - Parameters:
+  ///   - send: writes one complete body (the caller frames it).
+  ///   - exit: called once when the client sends `exit`.
+  public init(handler: any ServerHandler, send: @escaping @Sendable ([UInt8]) -> Void, exit: @escaping @Sendable () -> Void) {
+    self.handler = handler
+    self.send = send
+    self.exit = exit
+  }
+
+  public var lifecycle: Lifecycle { state.withLock { $0.lifecycle } }
+
+  /// Handles one frame body.
+  public func receive(_ body: some Collection<UInt8>) {
+    switch IncomingBody.decode(body) {
+    case .single(let item):
+      handle(item, batch: nil, index: 0)
+    case .batch(let items):
+      let batch = BatchReply(count: items.count) { [send] messages in
+        if !messages.isEmpty { send(Message.batchBody(messages)) }
+      }
+      for (index, item) in items.enumerated() { handle(item, batch: batch, index: index) }
+    }
+  }
+
+  private func handle(_ item: IncomingItem, batch: BatchReply?, index: Int) {
+    switch item {
+    case .invalid(let id, let error):
+      deliver(.failure(id: id, error), batch: batch, index: index)
+    case .message(.response):
+      batch?.fill(index, with: nil)  // this server sends no requests; stray responses are ignored
+    case .message(.notification(let method, let params)):
+      batch?.fill(index, with: nil)
+      notification(method: method, params: params)
+    case .message(.request(let id, let method, let params)):
+      request(IncomingRequest(id: id, method: method, params: params), batch: batch, index: index)
+    }
+  }
+
+  private func request(_ request: IncomingRequest, batch: BatchReply?, index: Int) {
+    let lifecycle = self.lifecycle
+    let id = request.id
+    if lifecycle == .exited {
+      batch?.fill(index, with: nil)
+      return
+    }
+    if request.method == InitializeRequest.method {
+      guard lifecycle == .uninitialized else {
+        let message = lifecycle == .initialized ? "Already initialized" : "Server is shut down"
+        return deliver(.failure(id: id, .invalidRequest(message)), batch: batch, index: index)
+      }
+      do {
+        let params = try request.decode(InitializeRequest.self)
+        let result = handler.initialize(params)
+        state.withLock { $0.lifecycle = .initialized }
+        deliver(.success(id: id, InitializeRequest.encodeResult(result)), batch: batch, index: index)
+      } catch {
+        deliver(.failure(id: id, error), batch: batch, index: index)
+      }
+      return
+    }
+    switch lifecycle {
+    case .uninitialized:
+      return deliver(.failure(id: id, .serverNotInitialized), batch: batch, index: index)
+    case .shutDown, .exited:
+      return deliver(
+        .failure(id: id, .invalidRequest("Server is shut down: only 'exit' is accepted")), batch: batch, index: index)
+    case .initialized:
+      break
+    }
+    if request.method == ShutdownRequest.method {
+      state.withLock { $0.lifecycle = .shutDown }
+      handler.shutdown()
+      return deliver(.success(id: id, .null), batch: batch, index: index)
+    }
+    let token = state.withLock { state in
+      state.nextToken += 1
+      state.inflight[id] = InFlight(token: state.nextToken, batch: batch, index: index)
+      return state.nextToken
+    }
+    handler.handle(
+      request,
+      reply: Reply { [weak self] result in
+        guard let self else { return }
+        let current = self.state.withLock { state in
+          guard state.inflight[id]?.token == token else { return false }
+          state.inflight[id] = nil
+          return true
+        }
+        guard current else { return }  // cancelled (already answered) or answered twice
+        self.deliver(.response(id: id, result: result), batch: batch, index: index)
+      })
+  }
+
+  private func notification(method: String, params: JSON?) {
+    switch method {
+    case ExitNotification.method:
+      let first = state.withLock { state in
+        defer { state.lifecycle = .exited }
+        return state.lifecycle != .exited
+      }
+      if first { exit() }
+    case CancelRequestNotification.method:
+      guard let cancel = try? CancelRequestNotification(params: params) else { return }
+      guard let entry = state.withLock({ $0.inflight.removeValue(forKey: cancel.id) }) else { return }
+      // Answered now, in its batch slot or alone; the handler's later reply is discarded.
+      deliver(.failure(id: cancel.id, .requestCancelled), batch: entry.batch, index: entry.index)
+      handler.cancelled(cancel.id)
+    case InitializedNotification.method:
+      return
+    default:
+      guard lifecycle == .initialized else { return }
+      handler.handleNotification(method: method, params: params)
+    }
+  }
+
+  private func deliver(_ message: Message, batch: BatchReply?, index: Int) {
+    if let batch {
+      batch.fill(index, with: message)
+    } else {
+      send(message.body)
+    }
+  }
+}

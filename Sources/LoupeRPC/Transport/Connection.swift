@@ -1,0 +1,383 @@
+import Foundation
+import LoupeCore
+
+/// Something that hands a connection's writer thread low-priority frames to send whenever no
+/// response is waiting (the inspector's per-client event queue is one).
+///
+/// The writer calls ``nextOutgoingBody()`` on its own thread, so encoding happens there, off
+/// the program's threads. Return `nil` when there is nothing to send; call
+/// ``Connection/wakeWriter()`` when there is something again.
+public protocol OutgoingSource: AnyObject, Sendable {
+  func nextOutgoingBody() -> [UInt8]?
+}
+
+/// A JSON-RPC connection over file descriptors (pipes, stdio, a Unix socket).
+///
+/// It owns two threads: a serial **reader** that reads, decodes frames and hands each body to
+/// `onFrame` in order, and a **writer** that writes queued frames. Reading never waits on
+/// writing: ``send(_:)`` only appends to a queue. Responses are written before anything the
+/// ``OutgoingSource`` offers, so a flood of events cannot delay an answer.
+///
+/// SIGPIPE is ignored process-wide; a peer that vanishes (EOF, `EPIPE`, `ECONNRESET`) ends the
+/// connection cleanly, and so does bad framing (``FrameError``) — never the process.
+///
+/// ```swift
+/// let connection = Connection(input: socket, output: socket)
+/// connection.start(onFrame: { body in
+///   // runs on the reader thread, one body at a time
+/// }, onClose: { reason in print("closed:", reason) })
+/// connection.send(Message.notification(method: "initialized", params: [:]))
+/// ```
+public final class Connection: @unchecked Sendable {
+  // Unchecked: every mutable property below is guarded by `condition`.
+
+  public struct Options: Sendable {
+    public var frameLimits: FrameDecoder.Limits
+    /// Queued, unwritten response bytes beyond which the connection is closed (a peer that
+    /// keeps sending requests but never reads the answers).
+    public var maxQueuedBytes: Int
+    public var readBufferSize: Int
+
+    public init(frameLimits: FrameDecoder.Limits = .default, maxQueuedBytes: Int = 32 << 20, readBufferSize: Int = 64 << 10) {
+      self.frameLimits = frameLimits
+      self.maxQueuedBytes = maxQueuedBytes
+      self.readBufferSize = readBufferSize
+    }
+  }
+
+  /// Why a connection closed (the first reason wins).
+  public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
+    /// The peer closed its end between frames.
+    case endOfInput
+    /// The peer sent bytes that are not valid framing (or ended mid-frame).
+    case framingError(FrameError)
+    case readFailed(String)
+    /// Writing failed with `EPIPE`/`ECONNRESET`: nobody is listening any more.
+    case peerGone
+    case writeFailed(String)
+    /// The peer did not read its answers and too many piled up.
+    case outputOverflow
+    /// ``Connection/close()`` or ``Connection/finish()`` was called.
+    case closedLocally
+
+    public var description: String {
+      switch self {
+      case .endOfInput: "end of input"
+      case .framingError(let error): "framing error: \(error)"
+      case .readFailed(let message): "read failed: \(message)"
+      case .peerGone: "peer gone"
+      case .writeFailed(let message): "write failed: \(message)"
+      case .outputOverflow: "too much unread output"
+      case .closedLocally: "closed locally"
+      }
+    }
+  }
+
+  public let input: Int32
+  public let output: Int32
+  public let options: Options
+  private let ownsDescriptors: Bool
+  private let readerWake: (read: Int32, write: Int32)
+  private let writerWake: (read: Int32, write: Int32)
+
+  private let condition = NSCondition()
+  private var outbox: [[UInt8]] = []
+  private var outboxBytes = 0
+  /// Someone asked the writer to look at the source again.
+  private var wakePending = false
+  private var writerIdle = false
+  /// Stop reading; the writer drains the outbox (not the source) and ends.
+  private var finishing = false
+  /// Stop everything now.
+  private var aborted = false
+  private var started = false
+  private var readerDone = false
+  private var writerDone = false
+  private var descriptorsClosed = false
+  private var reason: CloseReason?
+  private var source: (any OutgoingSource)?
+  private var onClose: (@Sendable (CloseReason) -> Void)?
+
+  /// Wraps two descriptors (the same one twice for a socket). With `ownsDescriptors` they are
+  /// closed when the connection ends.
+  public init(input: Int32, output: Int32, ownsDescriptors: Bool = true, options: Options = Options()) throws {
+    Posix.ignoreSIGPIPE
+    self.input = input
+    self.output = output
+    self.ownsDescriptors = ownsDescriptors
+    self.options = options
+    readerWake = try Posix.makePipe()
+    do {
+      writerWake = try Posix.makePipe()
+    } catch {
+      Posix.closeDescriptor(readerWake.read)
+      Posix.closeDescriptor(readerWake.write)
+      throw error
+    }
+  }
+
+  /// Starts the reader and writer threads.
+  ///
+  /// - Parameters:
+  ///   - source: low-priority frames (events) the writer pulls when no response is queued.
+  ///   - onFrame: called on the reader thread with each frame body, in order. It must not
+  ///     block for long: reading waits for it.
+  ///   - onClose: called once, on whichever thread ends last, after the descriptors are closed.
+  public func start(
+    source: (any OutgoingSource)? = nil,
+    onFrame: @escaping @Sendable ([UInt8]) -> Void,
+    onClose: @escaping @Sendable (CloseReason) -> Void = { _ in }
+  ) {
+    condition.lock()
+    guard !started, !aborted else {
+      condition.unlock()
+      return
+    }
+    started = true
+    self.source = source
+    self.onClose = onClose
+    condition.unlock()
+    let reader = Thread { [self] in readLoop(onFrame: onFrame) }
+    reader.name = "loupe.reader"
+    reader.start()
+    let writer = Thread { [self] in writeLoop() }
+    writer.name = "loupe.writer"
+    writer.start()
+  }
+
+  /// Queues one message.
+  public func send(_ message: Message) { send(body: message.body) }
+
+  /// Queues one frame with `body`. Never blocks; dropped if the connection is ending.
+  public func send(body: [UInt8]) {
+    let frame = FrameEncoder.frame(body)
+    condition.lock()
+    guard !finishing, !aborted else {
+      condition.unlock()
+      return
+    }
+    if outboxBytes + frame.count > options.maxQueuedBytes {
+      condition.unlock()
+      abort(.outputOverflow)
+      return
+    }
+    outbox.append(frame)
+    outboxBytes += frame.count
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Tells the writer the source may have something to send.
+  public func wakeWriter() {
+    condition.lock()
+    wakePending = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Stops reading, writes what is already queued (responses, not the source), then closes.
+  /// What `exit` does.
+  public func finish() {
+    condition.lock()
+    finishing = true
+    condition.broadcast()
+    if !descriptorsClosed { latch(readerWake.write) }
+    condition.unlock()
+  }
+
+  /// Closes now: both threads stop, queued output is discarded.
+  public func close() { abort(.closedLocally) }
+
+  private func abort(_ why: CloseReason) {
+    condition.lock()
+    if reason == nil { reason = why }
+    aborted = true
+    condition.broadcast()
+    if !started {
+      readerDone = true
+      writerDone = true
+    }
+    if !descriptorsClosed {
+      latch(readerWake.write)
+      latch(writerWake.write)
+    }
+    let finished = endIfDone()
+    condition.unlock()
+    finished?()
+  }
+
+  /// Whether the connection has ended (both threads stopped).
+  public var isClosed: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return descriptorsClosed
+  }
+
+  /// Waits until everything queued and everything the source has is written, or the
+  /// connection ends, or `timeout` passes. Returns whether it was flushed (or ended).
+  @discardableResult
+  public func flush(timeout: Duration) -> Bool {
+    let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+    condition.lock()
+    defer { condition.unlock() }
+    wakePending = true
+    condition.broadcast()
+    while !(descriptorsClosed || writerDone || (writerIdle && !wakePending && outbox.isEmpty)) {
+      if !condition.wait(until: deadline) { return false }
+    }
+    return true
+  }
+
+  // MARK: - Threads
+
+  private func readLoop(onFrame: @Sendable ([UInt8]) -> Void) {
+    var decoder = FrameDecoder(limits: options.frameLimits)
+    var buffer = [UInt8](repeating: 0, count: options.readBufferSize)
+    var why: CloseReason = .closedLocally
+    reading: while true {
+      guard Posix.wait(for: input, events: Int16(POLLIN), orWake: readerWake.read) else { break }
+      guard let result = buffer.withUnsafeMutableBytes({ Posix.readAvailable(input, into: $0) }) else { continue }
+      switch result {
+      case .failure(let failure):
+        why = .readFailed(failure.description)
+        break reading
+      case .success(0):
+        why = decoder.isAtFrameBoundary ? .endOfInput : .framingError(.truncatedFrame)
+        break reading
+      case .success(let count):
+        decoder.append(buffer[0..<count])
+      }
+      while true {
+        switch decoder.next() {
+        case .frame(let body):
+          onFrame(body)
+          if isFinishingOrAborted { break reading }
+        case .needMoreData:
+          continue reading
+        case .failed(let error):
+          why = .framingError(error)
+          break reading
+        }
+      }
+    }
+    condition.lock()
+    if reason == nil { reason = why }
+    readerDone = true
+    finishing = true
+    condition.broadcast()
+    let finished = endIfDone()
+    condition.unlock()
+    finished?()
+  }
+
+  private var isFinishingOrAborted: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return finishing || aborted
+  }
+
+  private func writeLoop() {
+    var why: CloseReason?
+    writing: while true {
+      condition.lock()
+      while outbox.isEmpty && !wakePending && !finishing && !aborted {
+        writerIdle = true
+        condition.broadcast()
+        condition.wait()
+      }
+      writerIdle = false
+      if aborted {
+        condition.unlock()
+        break
+      }
+      if !outbox.isEmpty {
+        let frames = outbox
+        outbox = []
+        outboxBytes = 0
+        condition.unlock()
+        let bytes = frames.count == 1 ? frames[0] : Array(frames.joined())
+        if let failure = write(bytes) {
+          why = failure
+          break writing
+        }
+        continue
+      }
+      if finishing {
+        condition.unlock()
+        break
+      }
+      wakePending = false
+      let source = self.source
+      condition.unlock()
+      guard let body = source?.nextOutgoingBody() else { continue }
+      if let failure = write(FrameEncoder.frame(body)) {
+        why = failure
+        break writing
+      }
+      // The source may have more: look again (after any response that arrived meanwhile).
+      condition.lock()
+      wakePending = true
+      condition.unlock()
+    }
+    condition.lock()
+    if reason == nil { reason = why ?? .closedLocally }
+    writerDone = true
+    // A writer that cannot write ends the reader too: nobody is listening.
+    if why != nil, !descriptorsClosed { latch(readerWake.write) }
+    condition.broadcast()
+    let finished = endIfDone()
+    condition.unlock()
+    finished?()
+  }
+
+  /// Writes `bytes`; the close reason when that failed.
+  private func write(_ bytes: [UInt8]) -> CloseReason? {
+    let outcome = bytes.withUnsafeBytes { Posix.writeAll(output, $0, orWake: writerWake.read) }
+    switch outcome {
+    case .written: return nil
+    case .abandoned: return .closedLocally
+    case .peerGone: return .peerGone
+    case .failed(let failure): return .writeFailed(failure.description)
+    }
+  }
+
+  // MARK: - Ending
+
+  /// Call with the lock held. When both threads are done, closes the descriptors and returns
+  /// the `onClose` call to make after unlocking.
+  private func endIfDone() -> (() -> Void)? {
+    guard readerDone, writerDone, !descriptorsClosed else { return nil }
+    descriptorsClosed = true
+    if ownsDescriptors {
+      Posix.closeDescriptor(input)
+      if output != input { Posix.closeDescriptor(output) }
+    }
+    for fd in [readerWake.read, readerWake.write, writerWake.read, writerWake.write] { Posix.closeDescriptor(fd) }
+    outbox = []
+    source = nil
+    condition.broadcast()
+    let onClose = self.onClose
+    self.onClose = nil
+    let reason = self.reason ?? .closedLocally
+    return { onClose?(reason) }
+  }
+
+  /// Makes a wake pipe readable for good (call with the lock held, before it is closed).
+  private func latch(_ fd: Int32) {
+    var byte: UInt8 = 1
+    _ = Glibc.write(fd, &byte, 1)
+  }
+
+  deinit {
+    condition.lock()
+    if !descriptorsClosed {
+      descriptorsClosed = true
+      if ownsDescriptors {
+        Posix.closeDescriptor(input)
+        if output != input { Posix.closeDescriptor(output) }
+      }
+      for fd in [readerWake.read, readerWake.write, writerWake.read, writerWake.write] { Posix.closeDescriptor(fd) }
+    }
+    condition.unlock()
+  }
+}

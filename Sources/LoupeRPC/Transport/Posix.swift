@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Thin, retrying wrappers over the POSIX calls the transport needs. Platform code lives here
+/// and in the other `Transport/` files; framing and messages know nothing of it.
+enum Posix {
+  /// A failed system call: its name and `errno`.
+  struct Failure: Error, CustomStringConvertible {
+    var call: String
+    var errno: Int32
+    var description: String { "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))" }
+  }
+
+  /// Ignores SIGPIPE for the whole process (once), so writing to a vanished peer is an
+  /// `EPIPE` error instead of death.
+  static let ignoreSIGPIPE: Void = {
+    _ = signal(SIGPIPE, SIG_IGN)
+  }()
+
+  /// A pipe whose both ends are close-on-exec: `(read, write)`.
+  static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { throw Failure(call: "pipe", errno: errno) }
+    setCloseOnExec(fds[0])
+    setCloseOnExec(fds[1])
+    return (fds[0], fds[1])
+  }
+
+  static func setCloseOnExec(_ fd: Int32) {
+    let flags = fcntl(fd, F_GETFD)
+    if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+  }
+
+  static func setNonBlocking(_ fd: Int32) {
+    let flags = fcntl(fd, F_GETFL)
+    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+  }
+
+  static func isNonBlocking(_ fd: Int32) -> Bool {
+    let flags = fcntl(fd, F_GETFL)
+    return flags >= 0 && flags & O_NONBLOCK != 0
+  }
+
+  /// Waits until `fd` is ready for `events` or `wake` is readable. Returns `false` when woken.
+  static func wait(for fd: Int32, events: Int16, orWake wake: Int32) -> Bool {
+    var fds = [
+      pollfd(fd: fd, events: events, revents: 0),
+      pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      let result = poll(&fds, 2, -1)
+      if result < 0 {
+        if errno == EINTR { continue }
+        return true  // let the caller's read or write report the problem
+      }
+      if fds[1].revents != 0 { return false }
+      return true
+    }
+  }
+
+  /// Reads what is available (at most `buffer.count` bytes). `0` is end of input; `nil` means
+  /// try again (interrupted, or a non-blocking descriptor with nothing yet).
+  static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Failure>? {
+    let count = read(fd, buffer.baseAddress, buffer.count)
+    if count >= 0 { return .success(count) }
+    let error = errno
+    if error == EINTR || error == EAGAIN || error == EWOULDBLOCK { return nil }
+    return .failure(Failure(call: "read", errno: error))
+  }
+
+  /// Writes all of `bytes`, waiting for the descriptor between chunks, unless `wake` becomes
+  /// readable. On a blocking descriptor it writes at most `PIPE_BUF` bytes per call after
+  /// `poll` said it is writable, so a write never blocks for long and can be abandoned.
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, orWake wake: Int32) -> WriteOutcome {
+    let chunk = isNonBlocking(fd) ? bytes.count : Int(PIPE_BUF)
+    var offset = 0
+    while offset < bytes.count {
+      guard wait(for: fd, events: Int16(POLLOUT), orWake: wake) else { return .abandoned }
+      let count = write(fd, bytes.baseAddress! + offset, min(chunk, bytes.count - offset))
+      if count >= 0 {
+        offset += count
+        continue
+      }
+      let error = errno
+      if error == EINTR || error == EAGAIN || error == EWOULDBLOCK { continue }
+      if error == EPIPE || error == ECONNRESET { return .peerGone }
+      return .failed(Failure(call: "write", errno: error))
+    }
+    return .written
+  }
+
+  enum WriteOutcome {
+    case written
+    case abandoned
+    case peerGone
+    case failed(Failure)
+  }
+
+  static func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+  }
+}

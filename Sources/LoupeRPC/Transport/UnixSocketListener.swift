@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+  private let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+#elseif canImport(Darwin)
+  import Darwin
+  private let streamType = SOCK_STREAM
+#endif
+
+/// A listening Unix-domain socket that hands each accepted client to a callback.
+///
+/// Safe by construction: the socket file is created with mode `0600`; its parent directory
+/// must not be writable by others (unless sticky); a symlink or foreign file planted at the
+/// path is refused, never followed; a stale socket left by a dead server is removed after
+/// checking nobody answers on it; and ``close()`` removes the file only if it is still the
+/// one this listener created.
+///
+/// ```swift
+/// let listener = try UnixSocketListener(path: "/tmp/app.loupe")
+/// listener.start { fd in
+///   let connection = try? Connection(input: fd, output: fd)
+///   …
+/// }
+/// ```
+public final class UnixSocketListener: @unchecked Sendable {
+  // Unchecked: `closed` and `acceptThreadRunning` are guarded by `lock`; the rest is immutable.
+
+  public let path: String
+  private let fd: Int32
+  private let device: UInt64
+  private let inode: UInt64
+  private let wake: (read: Int32, write: Int32)
+  private let lock = NSLock()
+  private var closed = false
+
+  /// Creates, binds and listens on a socket at `path`.
+  public init(path: String, backlog: Int32 = 16) throws(SocketError) {
+    Posix.ignoreSIGPIPE
+    self.path = path
+    try UnixSocket.checkParentDirectory(of: path)
+    try UnixSocket.clearStaleSocket(at: path)
+    let fd = socket(AF_UNIX, streamType, 0)
+    guard fd >= 0 else { throw .system("socket", path, errno) }
+    // bind() creates the file with the umask applied; a tight umask means it is never, even
+    // briefly, accessible to others. bind() also refuses an existing path, symlinks included,
+    // so nothing planted after the check above is followed.
+    let previousMask = umask(0o177)
+    let bound = try? UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
+    let bindError = errno
+    umask(previousMask)
+    guard bound == 0 else {
+      Posix.closeDescriptor(fd)
+      throw .system("bind", path, bindError)
+    }
+    var info = stat()
+    guard lstat(path, &info) == 0, chmod(path, 0o600) == 0, listen(fd, backlog) == 0 else {
+      let code = errno
+      Posix.closeDescriptor(fd)
+      unlink(path)
+      throw .system("listen", path, code)
+    }
+    self.fd = fd
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+    do {
+      wake = try Posix.makePipe()
+    } catch {
+      Posix.closeDescriptor(fd)
+      unlink(path)
+      throw SocketError(error.description)
+    }
+  }
+
+  /// Accepts clients on a background thread until ``close()``; each accepted descriptor is
+  /// close-on-exec and non-blocking, and belongs to `onAccept`.
+  public func start(onAccept: @escaping @Sendable (Int32) -> Void) {
+    let thread = Thread { [self] in
+      while Posix.wait(for: fd, events: Int16(POLLIN), orWake: wake.read) {
+        let client = accept(fd, nil, nil)
+        if client < 0 {
+          if errno == EINTR || errno == EAGAIN || errno == ECONNABORTED { continue }
+          if isClosed { break }
+          continue
+        }
+        Posix.setCloseOnExec(client)
+        Posix.setNonBlocking(client)
+        onAccept(client)
+      }
+    }
+    thread.name = "loupe.accept"
+    thread.start()
+  }
+
+  private var isClosed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return closed
+  }
+
+  /// Stops accepting and removes the socket file — only if it is still the one created here.
+  /// Safe to call more than once and from an `atexit` handler.
+  public func close() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { return }
+    closed = true
+    var byte: UInt8 = 1
+    _ = write(wake.write, &byte, 1)
+    var info = stat()
+    if lstat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
+      unlink(path)
+    }
+    shutdown(fd, Int32(SHUT_RDWR))
+  }
+}
