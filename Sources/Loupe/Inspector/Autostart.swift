@@ -1,0 +1,76 @@
+import Foundation
+
+/// Turns the inspector on from the environment, once per process.
+///
+/// The store calls ``run()`` when the first store is created, so a program needs no code to be
+/// inspectable; a program without stores (or that wants the server before its first store)
+/// may call it itself at the top of `main`. Activation reads:
+///
+/// | variable | effect |
+/// |---|---|
+/// | `LOUPE` unset, empty or `off` | no server |
+/// | `LOUPE=stdio` | serve on stdin/stdout (fd 1 then goes to stderr) |
+/// | `LOUPE=unix:PATH` | listen on a Unix socket at PATH |
+/// | `LOUPE_RECORD=FILE` | write a trace file |
+/// | `LOUPE_REDACT=GLOB,...` | redact these state paths everywhere |
+///
+/// A value that cannot be honoured (a bad `LOUPE`, a socket path in use) is reported on stderr
+/// as `loupe: …` and otherwise ignored: the program always runs.
+public enum InspectorAutostart {
+  /// Activates from the process environment the first time it is called; later calls do
+  /// nothing. Thread-safe.
+  public static func run() {
+    once
+  }
+
+  private static let once: Void = {
+    for problem in activate(ProcessInfo.processInfo.environment, inspector: .shared) {
+      FileHandle.standardError.write(Data("loupe: \(problem)\n".utf8))
+    }
+  }()
+
+  /// Applies `environment` to `inspector`; returns the problems found (for stderr).
+  @discardableResult
+  static func activate(_ environment: [String: String], inspector: Inspector) -> [String] {
+    var problems: [String] = []
+    if let redact = environment["LOUPE_REDACT"] {
+      inspector.bus.renderOptions.redactedPaths = RenderOptions.redactedPaths(fromEnvironment: redact)
+    }
+    if let file = environment["LOUPE_RECORD"], !file.isEmpty {
+      do { try inspector.start(.record(file)) } catch { problems.append("LOUPE_RECORD: \(error)") }
+    }
+    switch InspectorMode(environmentValue: environment["LOUPE"]) {
+    case .off: break
+    case .channel(let channel):
+      do { try inspector.start(channel) } catch { problems.append("LOUPE: \(error)") }
+    case .invalid(let value):
+      problems.append("ignoring LOUPE=\(value) (expected off, stdio or unix:PATH)")
+    }
+    return problems
+  }
+}
+
+/// The parsed value of `LOUPE`.
+enum InspectorMode: Sendable, Hashable {
+  case off
+  case channel(Inspector.Channel)
+  case invalid(String)
+
+  init(environmentValue value: String?) {
+    guard let value else {
+      self = .off
+      return
+    }
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    switch trimmed.lowercased() {
+    case "", "off", "0", "false", "no": self = .off
+    case "stdio": self = .channel(.stdio)
+    default:
+      if trimmed.hasPrefix("unix:"), trimmed.count > 5 {
+        self = .channel(.unix(String(trimmed.dropFirst(5))))
+      } else {
+        self = .invalid(value)
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/// Sizes and timeouts of the inspector. Set them before the inspector starts
+/// (``Inspector/configuration``).
+public struct InspectorConfiguration: Sendable, Hashable {
+  /// Recent events kept for clients that subscribe with `history: true`.
+  ///
+  /// This is what guarantees that a client launched together with the program (`loupe attach`)
+  /// sees every event from the start: the program's startup burst waits here until the client
+  /// subscribes. The default (20 000 events, a few MB) covers the startup of any reasonable
+  /// program; raise it for programs that emit more before a client can connect.
+  public var historyCapacity: Int
+  /// Live events queued per client that does not keep up; beyond it events are dropped and
+  /// reported as a `dropped` event.
+  public var clientQueueCapacity: Int
+  /// Most events per `loupe/events` notification.
+  public var maxEventsPerNotification: Int
+  /// Events queued for a trace file (`LOUPE_RECORD`) before they are dropped.
+  public var recordQueueCapacity: Int
+  /// How long the process may wait at exit for queued events to be written.
+  public var exitFlushTimeout: Duration
+  /// The largest frame body accepted from a client.
+  public var maxFrameBodySize: Int
+
+  public init(
+    historyCapacity: Int = 20_000, clientQueueCapacity: Int = 10_000, maxEventsPerNotification: Int = 256,
+    recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20
+  ) {
+    self.historyCapacity = historyCapacity
+    self.clientQueueCapacity = clientQueueCapacity
+    self.maxEventsPerNotification = maxEventsPerNotification
+    self.recordQueueCapacity = recordQueueCapacity
+    self.exitFlushTimeout = exitFlushTimeout
+    self.maxFrameBodySize = maxFrameBodySize
+  }
+}
