@@ -1,1 +1,4 @@
+import Foundation
 import LoupeCLI
+
+exit(await LoupeCLI.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,267 @@
+import LoupeCore
+
+/// Finds the known pitfalls in a trace, in one pass and bounded memory (CONTRACT §8):
+///
+/// - **effects never finished or cancelled** by the end of the trace (and effects that
+///   outlived their store);
+/// - **effects cancelled from another store**: an `effect.cancelled` whose `by.store` is not
+///   the effect's own store (seed 000: one page's store cancels another page's timer);
+/// - **derived values recomputed with unchanged output**: at least 2 such recomputations and
+///   at least a quarter of all of that value's recomputations;
+/// - **identity churn**: a store id that began 3 or more identities (each new identity starts
+///   from fresh state and ends the old one's effects, as in seed 002);
+/// - **runtime warnings**, such as actions sent to ended stores;
+/// - **dropped events**: the trace is incomplete.
+struct Doctor {
+  private struct RunningEffect {
+    var store: String
+    var cancelID: String?
+    var startSeq: Int
+    var startedBy: String?
+  }
+
+  private struct CrossStoreKey: Hashable {
+    var store: String
+    var by: String
+    var cancelID: String?
+  }
+
+  private struct CrossStoreExample {
+    var effect: Int
+    var started: Int?
+    var startedBy: String?
+    var cancelSeq: Int
+    var cause: Int
+    var causeAction: String?
+    var reason: EffectCancelled.Reason
+  }
+
+  private struct DerivedKey: Hashable, Comparable {
+    var store: String
+    var derived: String
+    static func < (a: DerivedKey, b: DerivedKey) -> Bool { (a.derived, a.store) < (b.derived, b.store) }
+  }
+
+  private struct DerivedRow {
+    var recomputed = 0
+    var unchanged = Examples<Int>(limit: 8)
+  }
+
+  private struct IdentityRow {
+    var begins = Examples<(seq: Int, reason: String, identity: String)>(limit: 8)
+  }
+
+  private var actions = RecentActions()
+  private var running: [Int: RunningEffect] = [:]
+  private var destroyed: [String: Int] = [:]
+  private var crossStore: [CrossStoreKey: Examples<CrossStoreExample>] = [:]
+  private var crossStoreOrder: [CrossStoreKey] = []
+  private var derived: [DerivedKey: DerivedRow] = [:]
+  private var identities: [String: IdentityRow] = [:]
+  private var warnings: [String: Examples<(seq: Int, store: String?, message: String)>] = [:]
+  private var dropped = Examples<(seq: Int, count: Int)>(limit: 10)
+  private var droppedTotal = 0
+  private(set) var events = 0
+  private(set) var lastSeq: Int?
+
+  static let identityChurnThreshold = 3
+  static let unchangedThreshold = 2
+
+  mutating func add(_ event: Event) {
+    events += 1
+    lastSeq = event.seq
+    switch event.payload {
+    case .actionReceived(let e):
+      actions.record(seq: event.seq, label: e.action)
+    case .effectStarted(let e):
+      running[e.effect] = RunningEffect(store: e.store, cancelID: e.cancelID, startSeq: event.seq, startedBy: actions[e.cause])
+    case .effectFinished(let e):
+      running[e.effect] = nil
+    case .effectCancelled(let e):
+      let started = running.removeValue(forKey: e.effect)
+      guard let by = e.by, by.store != e.store else { break }
+      let key = CrossStoreKey(store: e.store, by: by.store, cancelID: e.cancelID)
+      if crossStore[key] == nil { crossStoreOrder.append(key) }
+      crossStore[key, default: Examples()].add(
+        CrossStoreExample(
+          effect: e.effect, started: started?.startSeq, startedBy: started?.startedBy, cancelSeq: event.seq,
+          cause: by.cause, causeAction: actions[by.cause], reason: e.reason))
+    case .storeCreated(let e):
+      destroyed[e.store] = nil
+    case .storeDestroyed(let e):
+      destroyed[e.store] = event.seq
+    case .derivedRecomputed(let e):
+      let key = DerivedKey(store: e.store, derived: e.derived)
+      derived[key, default: DerivedRow()].recomputed += 1
+      if !e.outputChanged { derived[key]!.unchanged.add(event.seq) }
+    case .identityChanged(let e):
+      switch e.reason {
+      case .created, .presented, .inserted, .replaced:
+        identities[e.store, default: IdentityRow()].begins.add((event.seq, e.reason.rawValue, e.identity))
+      case .dismissed, .removed:
+        break
+      }
+    case .warning(let e):
+      warnings[e.code, default: Examples(limit: 10)].add((event.seq, e.store, e.message))
+    case .dropped(let e):
+      dropped.add((event.seq, e.count))
+      droppedTotal += e.count
+    case .sessionStarted, .stateChanged, .mark, .unknown:
+      break
+    }
+  }
+
+  /// The problems found, most serious first.
+  func findings() -> [Finding] {
+    var findings: [Finding] = []
+    findings += crossStoreFindings()
+    findings += runningEffectFindings()
+    findings += identityFindings()
+    findings += derivedFindings()
+    findings += warningFindings()
+    if droppedTotal > 0 {
+      let seqs = dropped.items.map(\.seq)
+      findings.append(
+        Finding(
+          code: "dropped-events",
+          title: "Events were dropped",
+          details: [
+            "\(Formatting.plural(droppedTotal, "event")) never reached this trace (reported at \(seqs.map { "#\($0)" }.joined(separator: ", "))\(dropped.more)). Counts and findings above may be incomplete."
+          ],
+          why: "The program drops events rather than slow down when a client reads too slowly or its buffer is full.",
+          fix: "Record with LOUPE_RECORD=FILE (written by the program itself) or 'loupe record', and filter on the server side (--kind, --store) to send fewer events.",
+          seqs: seqs))
+    }
+    return findings
+  }
+
+  private func crossStoreFindings() -> [Finding] {
+    crossStoreOrder.map { key in
+      let examples = crossStore[key]!
+      let id = key.cancelID.map { "cancel id \"\($0)\"" } ?? "no cancel id"
+      var details: [String] = []
+      for example in examples.items {
+        var sentence = "Effect \(example.effect) of \(key.store) (\(id)"
+        if let started = example.started {
+          sentence += ", started at #\(started)\(example.startedBy.map { " by \($0)" } ?? "")"
+        }
+        sentence += ") was cancelled at #\(example.cancelSeq) (\(example.reason.rawValue)) by \(key.by) handling #\(example.cause)"
+        sentence += example.causeAction.map { " \($0)." } ?? "."
+        details.append(sentence)
+      }
+      if examples.count > examples.items.count {
+        details.append("This happened \(Formatting.count(examples.count)) times in all.")
+      }
+      var seqs: [Int] = []
+      for example in examples.items {
+        if let started = example.started { seqs.append(started) }
+        seqs += [example.cause, example.cancelSeq]
+      }
+      return Finding(
+        code: "effect-cancelled-by-another-store",
+        title: "Effect cancelled by another store",
+        details: details,
+        why: "Cancellation ids are shared by every store in the program: when one store cancels \(key.cancelID.map { "\"\($0)\"" } ?? "an id"), the effects of other stores that used the same id stop too. A page's timer stops when you swipe to the next page.",
+        fix: "Make the id unique per store, e.g. include the element's id in it (.cancellable(id: TimerID(page: id))), or run the stores as children of one parent store (forEach / scope) so each child's effects are its own.",
+        seqs: Array(Set(seqs).sorted().prefix(Finding.maximumSeqs)))
+    }
+  }
+
+  private func runningEffectFindings() -> [Finding] {
+    guard !running.isEmpty else { return [] }
+    var outlived = Examples<(Int, RunningEffect, Int)>(limit: 5)
+    var open = Examples<(Int, RunningEffect)>(limit: 5)
+    for (effect, info) in running.sorted(by: { $0.value.startSeq < $1.value.startSeq }) {
+      if let end = destroyed[info.store], end > info.startSeq {
+        outlived.add((effect, info, end))
+      } else {
+        open.add((effect, info))
+      }
+    }
+    func describe(_ effect: Int, _ info: RunningEffect) -> String {
+      var text = "effect \(effect) of \(info.store)"
+      if let id = info.cancelID { text += " (cancel id \"\(id)\")" }
+      text += ", started at #\(info.startSeq)"
+      if let by = info.startedBy { text += " by \(by)" }
+      return text
+    }
+    var findings: [Finding] = []
+    if outlived.count > 0 {
+      findings.append(
+        Finding(
+          code: "effect-outlived-store",
+          title: "Effect outlived its store",
+          details: outlived.items.map { effect, info, end in
+            "The store of " + describe(effect, info) + " was destroyed at #\(end); the effect was never cancelled."
+          } + (outlived.count > outlived.items.count ? ["\(Formatting.count(outlived.count)) such effects in all."] : []),
+          why: "An effect that keeps running after its store is gone does work nobody will see, and may send actions to an ended store.",
+          fix: "Make long-running effects cancellable and cancel them when the feature goes away (e.g. on disappear), or run them with the store's lifetime (.task / scoped child stores cancel their effects on removal).",
+          seqs: outlived.items.flatMap { [$0.1.startSeq, $0.2] }.sorted()))
+    }
+    if open.count > 0 {
+      findings.append(
+        Finding(
+          code: "effect-never-ended",
+          title: "Effects never finished or cancelled",
+          details: [
+            "\(Formatting.plural(open.count, "effect was", "effects were")) still running when the trace ended\(lastSeq.map { " at #\($0)" } ?? ""):"
+          ] + open.items.map { "- " + describe($0.0, $0.1) + "." } + (open.count > open.items.count ? ["- …\(open.more)"] : []),
+          why: "An effect that never ends holds resources and keeps sending actions; leaked timers and subscriptions are the usual cause. If the program was still running when the recording stopped and the effect is meant to live as long as it, this is expected.",
+          fix: "Give long-running effects a cancel id and cancel them when their feature goes away, or tie them to the feature's lifetime.",
+          seqs: open.items.map(\.1.startSeq)))
+    }
+    return findings
+  }
+
+  private func identityFindings() -> [Finding] {
+    identities.filter { $0.value.begins.count >= Self.identityChurnThreshold }.sorted { $0.key < $1.key }.map { store, row in
+      let steps = row.begins.items.map { "#\($0.seq) \($0.reason) \($0.identity)" }.joined(separator: ", ")
+      return Finding(
+        code: "identity-churn",
+        title: "Identity churn",
+        details: ["\(store) began \(Formatting.count(row.begins.count)) identities: \(steps)\(row.begins.more)."],
+        why: "Each new identity starts from fresh state and ends the effects of the old one, so state the user expects to keep is reset (like SwiftUI @State when a view's identity changes).",
+        fix: "Give the store a stable identity: a persistent id rather than one made each time (UUID() in a view, a changing .id()), and keep state that must survive in the parent. If the feature is meant to be recreated each time (a sheet presented again), this is expected.",
+        seqs: row.begins.items.map(\.seq))
+    }
+  }
+
+  private func derivedFindings() -> [Finding] {
+    derived.filter { key, row in
+      row.unchanged.count >= Self.unchangedThreshold && row.unchanged.count * 4 >= row.recomputed
+    }.sorted { $0.key < $1.key }.map { key, row in
+      Finding(
+        code: "derived-unchanged-output",
+        title: "Derived value recomputed with unchanged output",
+        details: [
+          "\(key.derived) in \(key.store) was recomputed \(Formatting.plural(row.recomputed, "time")), \(Formatting.count(row.unchanged.count)) of them with the same output as before (at \(row.unchanged.items.map { "#\($0)" }.joined(separator: ", "))\(row.unchanged.more))."
+        ],
+        why: "The value's inputs changed in ways that do not affect it, so the computation ran for nothing.",
+        fix: "Derive it from only the state it reads (a narrower key path or an Equatable input), so unrelated changes do not invalidate it.",
+        seqs: row.unchanged.items)
+    }
+  }
+
+  private func warningFindings() -> [Finding] {
+    warnings.sorted { $0.key < $1.key }.map { code, examples in
+      let details = examples.items.map { "#\($0.seq)\($0.store.map { " \($0)" } ?? ""): \($0.message)" }
+        + (examples.count > examples.items.count ? ["\(Formatting.count(examples.count)) in all."] : [])
+      if code == "sendToEndedStore" {
+        return Finding(
+          code: "send-to-ended-store",
+          title: "Actions sent to ended stores",
+          details: details,
+          why: "The store's identity had ended, so the action was ignored: a view or an effect still holds the old store.",
+          fix: "Cancel the effects of a feature when it goes away, and do not keep scoped stores beyond their element's lifetime.",
+          seqs: examples.items.map(\.seq))
+      }
+      return Finding(
+        code: "warning-\(code)",
+        title: "Runtime warning: \(code)",
+        details: details,
+        why: "The runtime noticed a misuse it survived.",
+        fix: "See the message for what went wrong.",
+        seqs: examples.items.map(\.seq))
+    }
+  }
+}

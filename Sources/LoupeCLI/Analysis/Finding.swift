@@ -1,0 +1,63 @@
+import LoupeCore
+
+/// One problem `loupe doctor` found: what happened (with the `seq` numbers involved), why it
+/// matters, and what to do about it.
+struct Finding: Sendable, Equatable {
+  /// A stable identifier for scripts, e.g. `effect-cancelled-by-another-store`.
+  var code: String
+  var title: String
+  /// What happened, in sentences that name stores, effects and `#seq`s.
+  var details: [String]
+  var why: String
+  var fix: String
+  /// The events involved, in order (at most ``Finding/maximumSeqs``).
+  var seqs: [Int]
+
+  static let maximumSeqs = 20
+
+  var json: JSON {
+    [
+      "code": .string(code), "title": .string(title), "details": .array(details.map(JSON.string)),
+      "why": .string(why), "fix": .string(fix), "seqs": .array(seqs.map(JSON.int)),
+    ]
+  }
+
+  func text(number: Int, style: Style) -> String {
+    let indent = String(repeating: " ", count: 2 + String(number).count)
+    var text = style.bold("\(number). \(title)") + "\n"
+    for detail in details {
+      // List items ("- …") continue under their text.
+      let hanging = detail.hasPrefix("- ") ? "  " : ""
+      for (offset, line) in HelpFormatter.wrap(detail, width: 96 - indent.count - hanging.count).enumerated() {
+        text += indent + (offset == 0 ? "" : hanging) + line + "\n"
+      }
+    }
+    for (label, body) in [("Why:", why), ("Fix:", fix)] {
+      let lines = HelpFormatter.wrap(body, width: 96 - indent.count - 5)
+      for (offset, line) in lines.enumerated() {
+        text += indent + (offset == 0 ? style.apply(.yellow, label) + " " : "     ") + line + "\n"
+      }
+    }
+    if !seqs.isEmpty {
+      text += indent + style.dim("Events: " + seqs.map { "#\($0)" }.joined(separator: ", ")) + "\n"
+    }
+    return text
+  }
+}
+
+/// Up to `limit` examples and how many there were in all.
+struct Examples<Element> {
+  var items: [Element] = []
+  var count = 0
+  let limit: Int
+
+  init(limit: Int = 5) { self.limit = limit }
+
+  mutating func add(_ item: Element) {
+    count += 1
+    if items.count < limit { items.append(item) }
+  }
+
+  /// `" (and 12 more)"` when some were left out.
+  var more: String { count > items.count ? " (and \(Formatting.count(count - items.count)) more)" : "" }
+}

@@ -1,0 +1,130 @@
+import LoupeCore
+
+/// The numbers `loupe stats` prints, gathered from one pass over the events in bounded memory
+/// (it keeps per-action, per-effect-origin, per-derived-value and per-store rows, and the
+/// effects still running — not the events).
+///
+/// **Reducer time** is measured, for each `action.received` #n, as the time until the first
+/// later event that #n caused (its `state.changed`, an `effect.started` or
+/// `derived.recomputed` with `cause` n, or an `effect.cancelled` by it), provided no other
+/// action sent by the program or an effect came in between. That spans the reducer and the
+/// state diff; actions that change nothing and start nothing have no measurement.
+struct TraceStatistics {
+  struct ActionRow {
+    var count = 0
+    var reducer = Distribution()
+  }
+
+  /// Effects grouped by the action that started them and their cancel id.
+  struct EffectKey: Hashable, Comparable {
+    var action: String
+    var cancelID: String?
+    static func < (a: EffectKey, b: EffectKey) -> Bool {
+      (a.action, a.cancelID ?? "") < (b.action, b.cancelID ?? "")
+    }
+  }
+
+  struct EffectRow {
+    var started = 0
+    var completed = 0
+    var failed = 0
+    var cancelled = 0
+    var durations = Distribution()
+    var running: Int { started - completed - failed - cancelled }
+  }
+
+  struct DerivedRow {
+    var recomputed = 0
+    var unchanged = 0
+    var durations = Distribution()
+  }
+
+  struct IdentityRow {
+    var changes = 0
+    var reasons: [String: Int] = [:]
+  }
+
+  var events = 0
+  var kinds: [String: Int] = [:]
+  var firstTime: Double?
+  var lastTime: Double?
+  var lastSeq: Int?
+  var session: SessionStarted?
+  var storesCreated = 0
+  var storesDestroyed = 0
+  var dropped = 0
+  var warnings: [String: Int] = [:]
+  var actions: [String: ActionRow] = [:]
+  var effects: [EffectKey: EffectRow] = [:]
+  var derived: [String: DerivedRow] = [:]
+  var identities: [String: IdentityRow] = [:]
+
+  private var recentActions = RecentActions()
+  /// Actions whose reducer time is still being measured: seq → (time, label).
+  private var pendingReducers: [Int: (time: Double, label: String)] = [:]
+  /// Effects started and not ended: id → (group, start time).
+  private var running: [Int: (key: EffectKey, time: Double)] = [:]
+
+  mutating func add(_ event: Event) {
+    events += 1
+    kinds[event.kind, default: 0] += 1
+    if firstTime == nil { firstTime = event.time }
+    lastTime = event.time
+    lastSeq = event.seq
+    switch event.payload {
+    case .sessionStarted(let e):
+      session = e
+    case .storeCreated:
+      storesCreated += 1
+    case .storeDestroyed:
+      storesDestroyed += 1
+    case .actionReceived(let e):
+      actions[e.action, default: ActionRow()].count += 1
+      recentActions.record(seq: event.seq, label: e.action)
+      if e.origin != .parent { pendingReducers.removeAll(keepingCapacity: true) }
+      pendingReducers[event.seq] = (event.time, e.action)
+    case .stateChanged(let e):
+      measureReducer(cause: e.cause, at: event.time)
+    case .effectStarted(let e):
+      measureReducer(cause: e.cause, at: event.time)
+      let key = EffectKey(action: recentActions[e.cause] ?? "#\(e.cause)", cancelID: e.cancelID)
+      effects[key, default: EffectRow()].started += 1
+      running[e.effect] = (key, event.time)
+    case .effectFinished(let e):
+      guard let (key, start) = running.removeValue(forKey: e.effect) else { break }
+      if e.outcome == .completed { effects[key]!.completed += 1 } else { effects[key]!.failed += 1 }
+      effects[key]!.durations.add(event.time - start)
+    case .effectCancelled(let e):
+      if let by = e.by { measureReducer(cause: by.cause, at: event.time) }
+      guard let (key, start) = running.removeValue(forKey: e.effect) else { break }
+      effects[key]!.cancelled += 1
+      effects[key]!.durations.add(event.time - start)
+    case .derivedRecomputed(let e):
+      if let cause = e.cause { measureReducer(cause: cause, at: event.time) }
+      var row = derived[e.derived, default: DerivedRow()]
+      row.recomputed += 1
+      if !e.outputChanged { row.unchanged += 1 }
+      row.durations.add(Double(e.durationNs) / 1_000_000)
+      derived[e.derived] = row
+    case .identityChanged(let e):
+      var row = identities[e.store, default: IdentityRow()]
+      row.changes += 1
+      row.reasons[e.reason.rawValue, default: 0] += 1
+      identities[e.store] = row
+    case .dropped(let e):
+      dropped += e.count
+    case .warning(let e):
+      warnings[e.code, default: 0] += 1
+    case .mark, .unknown:
+      break
+    }
+  }
+
+  private mutating func measureReducer(cause: Int, at time: Double) {
+    guard let pending = pendingReducers.removeValue(forKey: cause) else { return }
+    actions[pending.label]?.reducer.add(time - pending.time)
+  }
+
+  /// Effects still running at the end, for `doctor`-like summaries.
+  var runningEffects: Int { running.count }
+}

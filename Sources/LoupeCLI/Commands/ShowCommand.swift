@@ -1,0 +1,78 @@
+import LoupeCore
+
+/// `loupe show FILE [FILTER] [--format text|json|changes]`
+struct ShowCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "show",
+    abstract: "Print the events of a trace file.",
+    discussion: """
+      Reads the trace as a stream (any size, constant memory). 'text' is a timeline with \
+      each event's time, sequence number, kind and store, state changes as -/+ lines and \
+      effects with their durations; 'json' prints the matching trace lines unchanged, one \
+      event per line (pipe it to jq); 'changes' prints only the _printChanges-style summary \
+      lines of state changes.
+      """,
+    usage: "FILE [FILTER] [--format text|json|changes]",
+    arguments: [TraceInput.fileArgument],
+    options: FilterOptions.specs + [
+      .option("--format", value: "text|json|changes", help: "How to print events (default: text).")
+    ],
+    examples: [
+      ("loupe show bug.loupe --kind 'effect.*'", "Effects only, as a timeline"),
+      ("loupe show bug.loupe --store 'AppFeature#1/pages*' --format changes", "What changed in the pages"),
+      ("loupe show bug.loupe --format json | jq .kind", "Raw events for scripts"),
+    ])
+
+  var path: String
+  var filter: EventFilter
+  var format: TimelineRenderer.Format
+
+  init(arguments: ParsedArguments) throws(UsageError) {
+    path = arguments.positionals[0]
+    filter = FilterOptions.filter(from: arguments)
+    format = try FormatOption.parse(arguments.value("--format"))
+  }
+
+  func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
+    for warning in FilterOptions.warnings(for: filter) { context.warn(warning) }
+    let reader = try TraceInput.open(path)
+    let progress = TraceInput.progress(for: reader, in: context)
+    defer { progress.finish() }
+    if format == .json {
+      // Lines pass through untouched; events the filter decides by kind, store or action are
+      // not decoded at all.
+      while let item = try TraceInput.next(reader, filter: filter, decode: false) {
+        context.stdout.write(bytes: item.bytes)
+        context.stdout.write(bytes: CollectionOfOne(0x0A))
+        if context.stdout.isClosed { return ExitStatus.success }
+        progress.update(reader.bytesRead)
+      }
+    } else {
+      // Every event is observed (for effect durations and causes); the filter picks those shown.
+      var renderer = TimelineRenderer(style: context.style)
+      while let item = try TraceInput.next(reader), let event = item.event {
+        let text = renderer.render(event, format: format, shown: filter.matches(event))
+        if !text.isEmpty {
+          context.stdout.write(text)
+          if context.stdout.isClosed { return ExitStatus.success }
+        }
+        progress.update(reader.bytesRead)
+      }
+    }
+    context.stdout.flush()
+    progress.finish()
+    TraceInput.reportDamage(reader, in: context)
+    return ExitStatus.success
+  }
+}
+
+/// `--format text|json|changes`.
+enum FormatOption {
+  static func parse(_ value: String?) throws(UsageError) -> TimelineRenderer.Format {
+    guard let value else { return .text }
+    guard let format = TimelineRenderer.Format(rawValue: value) else {
+      throw UsageError("Invalid value '\(value)' for '--format': expected text, json or changes")
+    }
+    return format
+  }
+}

@@ -1,0 +1,18 @@
+/// ANSI styles for terminal output; plain text when colour is off.
+struct Style: Sendable {
+  let enabled: Bool
+
+  enum Code: String {
+    case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
+    case boldRed = "1;31"
+  }
+
+  func apply(_ code: Code, _ text: String) -> String {
+    enabled ? "\u{1B}[\(code.rawValue)m\(text)\u{1B}[0m" : text
+  }
+
+  func bold(_ text: String) -> String { apply(.bold, text) }
+  func dim(_ text: String) -> String { apply(.dim, text) }
+  func red(_ text: String) -> String { apply(.red, text) }
+  func green(_ text: String) -> String { apply(.green, text) }
+}

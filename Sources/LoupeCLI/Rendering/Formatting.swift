@@ -1,0 +1,75 @@
+import LoupeCore
+
+/// Number and value formatting shared by the text views.
+enum Formatting {
+  /// A session time in milliseconds with three decimals: `1234.500ms`.
+  static func time(_ milliseconds: Double) -> String {
+    let micros = Int((milliseconds * 1000).rounded())
+    let sign = micros < 0 ? "-" : ""
+    let whole = abs(micros) / 1000
+    let fraction = abs(micros) % 1000
+    return "\(sign)\(whole).\(pad(fraction, 3))ms"
+  }
+
+  /// A duration given in milliseconds, in the unit that reads best: `85ns`, `12.3µs`,
+  /// `499.5ms`, `2.10s`.
+  static func duration(milliseconds: Double) -> String {
+    duration(nanoseconds: milliseconds * 1_000_000)
+  }
+
+  static func duration(nanoseconds: Double) -> String {
+    let ns = max(0, nanoseconds)
+    if ns < 1000 { return "\(Int(ns.rounded()))ns" }
+    if ns < 1_000_000 { return decimals(ns / 1000, 1) + "µs" }
+    if ns < 1_000_000_000 { return decimals(ns / 1_000_000, 1) + "ms" }
+    return decimals(ns / 1_000_000_000, 2) + "s"
+  }
+
+  /// `value` with exactly `places` decimals (0–3), rounded half away from zero.
+  static func decimals(_ value: Double, _ places: Int) -> String {
+    let scale = [1, 10, 100, 1000][places]
+    let scaled = Int((value * Double(scale)).rounded())
+    if places == 0 { return "\(scaled)" }
+    let sign = scaled < 0 ? "-" : ""
+    return "\(sign)\(abs(scaled) / scale).\(pad(abs(scaled) % scale, places))"
+  }
+
+  static func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+  }
+
+  /// `1,234,567`.
+  static func count(_ value: Int) -> String {
+    let digits = String(abs(value))
+    var grouped = ""
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0, (digits.count - offset) % 3 == 0 { grouped.append(",") }
+      grouped.append(digit)
+    }
+    return (value < 0 ? "-" : "") + grouped
+  }
+
+  /// Compact JSON, cut to `limit` characters with `…`.
+  static func json(_ value: JSON, limit: Int = 160) -> String {
+    truncate(value.jsonText, limit: limit)
+  }
+
+  static func truncate(_ text: String, limit: Int) -> String {
+    guard text.count > limit else { return text }
+    return String(text.prefix(limit - 1)) + "…"
+  }
+
+  static func leftPad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+  }
+
+  static func rightPad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
+
+  /// `1 effect`, `3 effects`.
+  static func plural(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(Formatting.count(count)) \(count == 1 ? singular : (plural ?? singular + "s"))"
+  }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Writes the hand-made fixture traces next to this script.
+
+pages.loupe tells the seed-000 story: two pages of a pager, each with a timer effect that
+uses the same cancel id "timer"; when the user swipes to page 2, page 2's onAppear cancels
+"timer" and stops page 1's timer too. It also has a derived value recomputed for nothing, a
+detail sheet presented three times (identity churn), a send to an ended store, dropped
+events, and page 2's timer still running at the end.
+"""
+import json, os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+def write(name, header, events, tail=b""):
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write((json.dumps(header, separators=(",", ":"), ensure_ascii=False) + "\n").encode())
+        for e in events:
+            f.write((json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n").encode())
+        f.write(tail)
+
+class Session:
+    def __init__(self):
+        self.seq = 0
+        self.events = []
+    def add(self, time, kind, **fields):
+        self.seq += 1
+        event = {"seq": self.seq, "time": time, "kind": kind}
+        event.update(fields)
+        self.events.append(event)
+        return self.seq
+
+HEADER = {"format": "loupe-trace", "version": 1, "program": "PagesDemo", "pid": 4242, "startedAt": "2026-11-22T10:04:05.123Z"}
+
+def pages():
+    s = Session()
+    app = "AppFeature#1"
+    p1 = "AppFeature#1/pages[id: 1]"
+    p2 = "AppFeature#1/pages[id: 2]"
+    detail = "AppFeature#1/detail"
+    s.add(0.0, "session.started", pid=4242, program="PagesDemo", protocolVersion="1", startedAt=HEADER["startedAt"])
+    s.add(0.5, "store.created", store=app, type="AppFeature", parent=None, identity="AppFeature#1")
+    s.add(0.75, "derived.recomputed", store=app, derived="totalCount", cause=None, outputChanged=True, durationNs=2100)
+    for page, store, t in ((1, p1, 1.0), (2, p2, 1.25)):
+        s.add(t, "store.created", store=store, type="PageFeature", parent=app, identity=f"PageFeature@{page}")
+        s.add(t + 0.05, "identity.changed", store=store, identity=f"PageFeature@{page}", previous=None, reason="inserted")
+    a = s.add(2.0, "action.received", store=p1, action="PageFeature.Action.onAppear", value=None, origin="send")
+    s.add(2.1, "state.changed", store=p1, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#1: _isVisible changed.")
+    s.add(2.2, "effect.started", store=p1, effect=1, cause=a, cancelID="timer")
+    for tick in range(1, 4):
+        t = 2.2 + tick * 1000.0
+        a = s.add(t, "action.received", store=p1, action="PageFeature.Action.timerTicked", value=None, origin="effect", effect=1)
+        s.add(t + 0.02, "state.changed", store=p1, cause=a, changes=[{"path": "count", "op": "replace", "old": tick - 1, "new": tick}], summary="PageFeature#1: _count changed.")
+        s.add(t + 0.03, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=True, durationNs=1800)
+    a = s.add(3100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send")
+    s.add(3100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark"}], summary="AppFeature#1: _theme changed.")
+    s.add(3100.05, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1700)
+    s.add(3300.0, "mark", label="swipe to page 2")
+    a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send")
+    s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
+    s.add(3300.7, "effect.cancelled", store=p1, effect=1, cancelID="timer", reason="cancelInFlight", by={"store": p2, "cause": a})
+    s.add(3300.8, "effect.started", store=p2, effect=2, cause=a, cancelID="timer")
+    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"fontSize": 14}, origin="send")
+    s.add(3500.03, "state.changed", store=app, cause=a, changes=[{"path": "settings.fontSize", "op": "replace", "old": 12, "new": 14}], summary="AppFeature#1: _settings changed.")
+    s.add(3500.04, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1650)
+    # The detail sheet, presented three times: a new identity each time.
+    for n, t in ((1, 3600.0), (2, 3800.0), (3, 4000.0)):
+        a = s.add(t, "action.received", store=app, action="AppFeature.Action.detailButtonTapped", value=None, origin="send")
+        s.add(t + 0.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": None, "new": {"text": ""}}], summary="AppFeature#1: _detail changed.")
+        s.add(t + 0.06, "store.created", store=detail, type="DetailFeature", parent=app, identity=f"DetailFeature@{n}")
+        s.add(t + 0.07, "identity.changed", store=detail, identity=f"DetailFeature@{n}", previous=None, reason="presented")
+        e = 2 + n
+        s.add(t + 0.08, "effect.started", store=detail, effect=e, cause=a, cancelID=None)
+        s.add(t + 40.0, "effect.finished", store=detail, effect=e, outcome="failed" if n == 2 else "completed", **({"error": "URLError.timedOut"} if n == 2 else {}))
+        a = s.add(t + 100.0, "action.received", store=app, action="AppFeature.Action.detailDismissed", value=None, origin="send")
+        s.add(t + 100.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": {"text": ""}, "new": None}], summary="AppFeature#1: _detail changed.")
+        s.add(t + 100.06, "identity.changed", store=detail, identity=f"DetailFeature@{n}", previous=None, reason="dismissed")
+        s.add(t + 100.07, "store.destroyed", store=detail, identity=f"DetailFeature@{n}")
+    s.add(4200.0, "warning", code="sendToEndedStore", message="PageFeature.Action.saveTapped was sent to a store whose identity has ended; it was ignored.", store=detail)
+    s.add(4250.0, "dropped", count=3)
+    a = s.add(4300.0, "action.received", store=p2, action="PageFeature.Action.timerTicked", value=None, origin="effect", effect=2)
+    s.add(4300.02, "state.changed", store=p2, cause=a, changes=[{"path": "count", "op": "replace", "old": 0, "new": 1}], summary="PageFeature#2: _count changed.")
+    s.add(4300.03, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=True, durationNs=1900)
+    return s.events
+
+def clean():
+    s = Session()
+    app = "CounterFeature#1"
+    s.add(0.0, "session.started", pid=7, program="Counter", protocolVersion="1", startedAt="2026-11-22T09:00:00.000Z")
+    s.add(0.1, "store.created", store=app, type="CounterFeature", parent=None, identity=app)
+    a = s.add(1.0, "action.received", store=app, action="CounterFeature.Action.incrementTapped", value=None, origin="send")
+    s.add(1.05, "state.changed", store=app, cause=a, changes=[{"path": "count", "op": "replace", "old": 0, "new": 1}], summary="CounterFeature#1: _count changed.")
+    a = s.add(2.0, "action.received", store=app, action="CounterFeature.Action.factButtonTapped", value=None, origin="send")
+    s.add(2.1, "state.changed", store=app, cause=a, changes=[{"path": "isLoading", "op": "replace", "old": False, "new": True}], summary="CounterFeature#1: _isLoading changed.")
+    s.add(2.2, "effect.started", store=app, effect=1, cause=a, cancelID="fact")
+    a = s.add(252.2, "action.received", store=app, action="CounterFeature.Action.factResponse", value={"success": "1 is the loneliest number."}, origin="effect", effect=1)
+    s.add(252.3, "state.changed", store=app, cause=a, changes=[
+        {"path": "isLoading", "op": "replace", "old": True, "new": False},
+        {"path": "fact", "op": "replace", "old": None, "new": "1 is the loneliest number."}], summary="CounterFeature#1: _isLoading, _fact changed.")
+    s.add(252.4, "effect.finished", store=app, effect=1, outcome="completed")
+    return s.events
+
+if __name__ == "__main__":
+    events = pages()
+    write("pages.loupe", HEADER, events)
+    clean_header = {"format": "loupe-trace", "version": 1, "program": "Counter", "pid": 7, "startedAt": "2026-11-22T09:00:00.000Z"}
+    write("counter.loupe", clean_header, clean())
+    # The counter recording, cut short in the middle of its last event.
+    full = (json.dumps(clean_header, separators=(",", ":")) + "\n" + "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in clean())).encode()
+    with open(os.path.join(HERE, "truncated.loupe"), "wb") as f:
+        f.write(full[: len(full) - 30])
+    with open(os.path.join(HERE, "foreign.json"), "wb") as f:
+        f.write(b'{"name":"my-package","version":"1.0.0","dependencies":{}}\n')
+    with open(os.path.join(HERE, "newer.loupe"), "wb") as f:
+        f.write(b'{"format":"loupe-trace","version":2,"program":"Future","pid":1,"startedAt":"2030-01-01T00:00:00.000Z"}\n')
+    with open(os.path.join(HERE, "damaged.loupe"), "wb") as f:
+        lines = full.split(b"\n")
+        lines[3] = lines[3][:25]  # a line cut short by a full disk, then the writer went on
+        f.write(b"\n".join(lines))
