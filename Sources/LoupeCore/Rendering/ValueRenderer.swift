@@ -1,52 +1,50 @@
-/// Turns any Swift value into ``JSON`` by reflection.
+/// Turns any Swift value into ``JSON``, by the rules of `protocol/values.md`.
 ///
-/// BASELINE: structs, enums, optionals, collections and scalars via `Mirror`. Issue 2 replaces
-/// this with the full documented rules (classes and cycles, sets, tuples, Date/UUID/URL/Data,
-/// non-finite numbers, caps, redaction, custom rendering).
+/// Structs and classes become objects of their stored properties in declaration order, enums
+/// their case name (`"idle"`) or `{"caseName": payload}`, optionals `null` or the wrapped
+/// value, collections arrays and objects in a deterministic order, and Foundation values
+/// their usual text forms. A type can choose its own rendering
+/// (``CustomLoupeRepresentable``) or hide it (``LoupeRedacted``); ``RenderOptions`` caps the
+/// size and redacts paths.
+///
+/// ```swift
+/// struct State { var count = 1; var mode: Mode = .idle; var tags: Set<String> = ["b", "a"] }
+/// ValueRenderer.render(State()).jsonText
+/// // {"count":1,"mode":"idle","tags":["a","b"]}
+/// ```
 public enum ValueRenderer {
+  /// Renders `value` as a whole state (at the root path).
   public static func render(_ value: Any, options: RenderOptions = .default) -> JSON {
-    render(value, path: .root, depth: 0, options: options)
+    var renderer = Renderer(options: options)
+    return renderer.render(value)
   }
 
-  static func render(_ value: Any, path: StatePath, depth: Int, options: RenderOptions) -> JSON {
-    if depth > options.maxDepth { return .string("<truncated: depth>") }
-    switch value {
-    case let v as Bool: return .bool(v)
-    case let v as Int: return .int(v)
-    case let v as Double: return v.isFinite ? .double(v) : .string("\(v)")
-    case let v as String: return .string(v)
-    default: break
-    }
-    let mirror = Mirror(reflecting: value)
-    switch mirror.displayStyle {
-    case .optional:
-      guard let wrapped = mirror.children.first?.value else { return .null }
-      return render(wrapped, path: path, depth: depth, options: options)
-    case .collection, .set:
-      return .array(mirror.children.map { render($0.value, path: path, depth: depth + 1, options: options) })
-    case .enum:
-      guard let child = mirror.children.first else { return .string(String(describing: value)) }
-      return .object([child.label ?? "case": render(child.value, path: path, depth: depth + 1, options: options)])
-    case .struct, .class, .tuple, .dictionary:
-      var object = JSONObject()
-      for (offset, child) in mirror.children.enumerated() {
-        let label = child.label ?? "\(offset)"
-        object.append(label, render(child.value, path: path / .field(label), depth: depth + 1, options: options))
-      }
-      return .object(object)
-    default:
-      return .string(String(describing: value))
-    }
+  /// Renders `value` as the value found at `path` inside a larger state: redaction globs are
+  /// matched against the full paths below `path`, the depth cap counts from the root, and
+  /// cycle markers name full paths. This is how a scoped store renders its child state so
+  /// that `LOUPE_REDACT` patterns written for the root state apply to it too.
+  public static func render(_ value: Any, at path: StatePath, options: RenderOptions = .default) -> JSON {
+    var renderer = Renderer(options: options, at: path)
+    return renderer.render(value)
   }
 
-  /// The label of an action: its type name without the module, then its case.
-  /// `PageFeature.Action.timerTicked`.
+  /// The label of an action: its type name without the module (nesting and generic
+  /// arguments kept), then its case: `PageFeature.Action.timerTicked`.
+  ///
+  /// Only the outermost case is named (`AppFeature.Action.pages` for
+  /// `.pages(.element(id: 2, action: .timerTicked))`); the payload is in the rendered value.
+  /// An action that is not an enum is labelled by its type name alone; an optional action by
+  /// its wrapped value (`nil` is `Optional.none`).
   public static func actionLabel(_ action: Any) -> String {
-    let typeName = String(reflecting: type(of: action)).split(separator: ".").dropFirst().joined(separator: ".")
-    let mirror = Mirror(reflecting: action)
-    if mirror.displayStyle == .enum, let label = mirror.children.first?.label {
-      return "\(typeName).\(label)"
-    }
-    return "\(typeName).\(action)"
+    guard let action = Reflection.unwrap(action) else { return "Optional.none" }
+    let typeName = TypeName.of(type(of: action))
+    guard TypeKind(type(of: action)) == .enum, let caseName = Reflection.caseName(action) else { return typeName }
+    return typeName + "." + caseName
+  }
+
+  /// The name of a type as the labels and store ids use it: nested and generic, without the
+  /// module: `PageFeature.State`, `Box<Int>`.
+  public static func typeName(_ type: Any.Type) -> String {
+    TypeName.of(type)
   }
 }

@@ -1,0 +1,144 @@
+/// A type Loupe renders by a fixed rule, without reflection: scalars, strings, Foundation
+/// value types, the standard collections and ``JSON`` itself.
+///
+/// One conformance lookup (`value as? any BuiltinRenderable`) replaces a chain of casts, and
+/// the collections render and diff their elements with the element type known.
+protocol BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON
+  /// Records the changes from `self` to `new` (a value of the same type) at the differ's
+  /// current path. Scalars compare their renderings; collections diff their elements
+  /// (see `Diff/Conformances`).
+  func diff(against new: Any, in differ: inout Differ)
+}
+
+extension BuiltinRenderable {
+  func diff(against new: Any, in differ: inout Differ) {
+    differ.replaceIfDifferent(self, new)
+  }
+}
+
+extension Bool: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .bool(self) }
+}
+
+extension Int: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(self) }
+}
+extension Int8: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+extension Int16: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+extension Int32: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+extension Int64: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+extension UInt8: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+extension UInt16: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+extension UInt32: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+}
+
+/// Integers beyond `Int`'s range render as strings of their decimal digits (JSON numbers that
+/// large lose precision in most readers).
+extension BinaryInteger {
+  fileprivate var loupeJSON: JSON {
+    if let small = Int(exactly: self) { return .int(small) }
+    return .string(String(self))
+  }
+}
+extension UInt: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+}
+extension UInt64: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+}
+@available(macOS 15.0, *)
+extension Int128: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+}
+@available(macOS 15.0, *)
+extension UInt128: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+}
+
+/// Finite numbers render as JSON numbers; `nan`, `inf` and `-inf` as those strings.
+extension BinaryFloatingPoint {
+  fileprivate var loupeJSON: JSON {
+    if isNaN { return .string("nan") }
+    if isInfinite { return .string(self < 0 ? "-inf" : "inf") }
+    if let double = self as? Double { return .double(double) }
+    // The shortest decimal that round-trips in the value's own width: Float(0.1) is 0.1,
+    // not 0.10000000149011612.
+    return .double(Double("\(self)") ?? Double(self))
+  }
+}
+extension Double: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+}
+extension Float: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+}
+#if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+  extension Float16: BuiltinRenderable {
+    func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+  }
+#endif
+
+extension String: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { renderer.string(self) }
+}
+extension Substring: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { renderer.string(self) }
+}
+extension Character: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .string(String(self)) }
+}
+extension Unicode.Scalar: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .string(String(self)) }
+}
+extension StaticString: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { renderer.string(description) }
+}
+extension Duration: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .string(description) }
+}
+extension ObjectIdentifier: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .string(debugDescription) }
+}
+
+/// ``JSON`` inside a state renders as itself, with the caps and redaction applied.
+extension JSON: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON {
+    switch self {
+    case .null, .bool, .int: return self
+    case .double(let value): return value.loupeJSON
+    case .string(let text): return renderer.string(text)
+    case .array(let elements): return renderer.renderElements(elements, count: elements.count)
+    case .object(let object): return object.render(in: &renderer)
+    }
+  }
+}
+
+extension JSONObject: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON {
+    let shown = Swift.min(count, renderer.options.maxCollectionCount)
+    var result = JSONObject()
+    result.members.reserveCapacity(shown + 1)
+    var index = 0
+    while index < shown, !renderer.isOverBudget {
+      let member = members[index]
+      result.append(member.key, renderer.render(member.value, at: .member(member.key)))
+      index += 1
+    }
+    if index < count { result.append(RenderMarker.truncatedKey, .string(RenderMarker.moreMembers(count - index))) }
+    return .object(result)
+  }
+}

@@ -1,0 +1,51 @@
+/// The path of the value being visited, kept as a stack while rendering or diffing.
+///
+/// The text of each prefix is kept alongside only when redaction globs need it, so a
+/// rendering without redaction never builds path strings.
+struct PathStack {
+  private(set) var components: [StatePath.Component]
+  /// `texts[i]` is the text of `components.prefix(i)`; empty unless `tracksText`.
+  private var texts: [String]
+  let tracksText: Bool
+
+  init(_ base: StatePath, tracksText: Bool) {
+    components = base.components
+    self.tracksText = tracksText
+    texts = []
+    if tracksText {
+      var text = ""
+      texts.reserveCapacity(components.count + 8)
+      texts.append(text)
+      for component in components {
+        StatePath.append(component, to: &text)
+        texts.append(text)
+      }
+    }
+  }
+
+  var count: Int { components.count }
+
+  mutating func push(_ component: StatePath.Component) {
+    components.append(component)
+    if tracksText {
+      var text = texts[texts.count - 1]
+      StatePath.append(component, to: &text)
+      texts.append(text)
+    }
+  }
+
+  mutating func pop() {
+    components.removeLast()
+    if tracksText { texts.removeLast() }
+  }
+
+  /// The text of the whole path.
+  var text: String { tracksText ? texts[texts.count - 1] : StatePath(components).description }
+
+  /// The text of the first `count` components.
+  func text(prefix count: Int) -> String {
+    tracksText ? texts[count] : StatePath(Array(components.prefix(count))).description
+  }
+
+  var path: StatePath { StatePath(components) }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// What the runtime knows about a value's type, read without building a `Mirror`.
+///
+/// The rendering and the diff dispatch on this first: it is one load from the type's metadata
+/// (its "kind", part of Swift's stable ABI), where a `Mirror` allocates.
+enum TypeKind: Equatable {
+  case `struct`, `enum`, optional, `class`, tuple, function, metatype, existential, other
+
+  init(_ type: Any.Type) {
+    let raw = unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee
+    switch raw {
+    case 0x200: self = .struct
+    case 0x201: self = .enum
+    case 0x202: self = .optional
+    case 0x301: self = .tuple
+    case 0x302: self = .function
+    case 0x303: self = .existential
+    case 0x304, 0x306: self = .metatype
+    // 0 is a Swift class without Objective-C interop; above the last enumerated kind (0x7FF)
+    // the word is an Objective-C isa pointer, i.e. a class; 0x203 foreign, 0x305 ObjC wrapper.
+    case 0, 0x203, 0x305: self = .class
+    case 0x800...: self = .class
+    default: self = .other
+    }
+  }
+}
+
+/// Unwraps an optional held in an `Any` without a `Mirror`.
+protocol AnyOptional {
+  var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+  var wrappedAny: Any? {
+    switch self {
+    case .some(let wrapped): wrapped
+    case .none: nil
+    }
+  }
+}
+
+@_silgen_name("swift_EnumCaseName")
+private func _swiftEnumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
+
+enum Reflection {
+  /// The case name of an enum value, whatever its `description` says. `nil` for non-enums.
+  static func caseName(_ value: Any) -> String? {
+    func open<T>(_ value: T) -> String? {
+      _swiftEnumCaseName(value).map { String(cString: $0) }
+    }
+    return open(value)
+  }
+
+  /// `value` with every level of optional removed; `nil` when some level is `nil`.
+  static func unwrap(_ value: Any) -> Any? {
+    var current = value
+    while TypeKind(type(of: current)) == .optional {
+      guard let wrapped = (current as? any AnyOptional)?.wrappedAny else { return nil }
+      current = wrapped
+    }
+    return current
+  }
+
+  /// The payload of an enum case, or `nil` for a case without one.
+  static func enumPayload(_ value: Any) -> Any? {
+    Mirror(reflecting: value).children.first?.value
+  }
+
+  /// A struct's or class's stored properties in declaration order (a class's superclass
+  /// properties first), with the names a reader expects:
+  ///
+  /// - `@Observable` classes: the macro's `_name` storage shows as `name`, and its
+  ///   `_$observationRegistrar` is left out;
+  /// - `lazy var name`: its `$__lazy_storage_$_name` storage shows as `name`.
+  static func fields(_ value: Any) -> [(label: String, value: Any)] {
+    fields(of: Mirror(reflecting: value))
+  }
+
+  static func fields(of mirror: Mirror) -> [(label: String, value: Any)] {
+    var result: [(label: String, value: Any)] = []
+    if let superclass = mirror.superclassMirror { result = fields(of: superclass) }
+    var observed = false
+    var own: [(label: String, value: Any)] = []
+    for (offset, child) in mirror.children.enumerated() {
+      var label = child.label ?? "\(offset)"
+      if label == "_$observationRegistrar" {
+        observed = true
+        continue
+      }
+      if label.hasPrefix("$__lazy_storage_$_") { label.removeFirst("$__lazy_storage_$_".count) }
+      own.append((label, child.value))
+    }
+    if observed {
+      for index in own.indices where own[index].label.hasPrefix("_") && own[index].label.count > 1 {
+        own[index].label.removeFirst()
+      }
+    }
+    result.append(contentsOf: own)
+    return result
+  }
+
+  /// A tuple's elements: labels `nil` for unlabeled positions.
+  static func tupleElements(_ value: Any) -> [(label: String?, value: Any)] {
+    Mirror(reflecting: value).children.map { child in
+      let label = child.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
+      return (label, child.value)
+    }
+  }
+
+  /// Whether two values have identical bits: then they render identically right now (they
+  /// hold the same scalars and the same references). Used as the "identical storage" short
+  /// cut: copies of an array, a dictionary, a string or a struct of them compare in O(1).
+  static func bitwiseEqual(_ a: Any, _ b: Any) -> Bool {
+    func open<T>(_ a: T) -> Bool {
+      guard let b = b as? T else { return false }
+      return identicalBits(a, b)
+    }
+    return open(a)
+  }
+
+  /// ``bitwiseEqual(_:_:)`` with the type known.
+  static func identicalBits<T>(_ a: T, _ b: T) -> Bool {
+    withUnsafeBytes(of: a) { pa in
+      withUnsafeBytes(of: b) { pb in
+        pa.count == 0 || memcmp(pa.baseAddress!, pb.baseAddress!, pa.count) == 0
+      }
+    }
+  }
+
+  /// `==` for `T` when it is `Equatable`, found once so a loop over elements pays no casts.
+  static func equality<T>(_: T.Type) -> ((T, T) -> Bool)? {
+    guard let equatable = T.self as? any Equatable.Type else { return nil }
+    func open<U: Equatable>(_: U.Type) -> (T, T) -> Bool {
+      { unsafeBitCast($0, to: U.self) == unsafeBitCast($1, to: U.self) }
+    }
+    return open(equatable)
+  }
+
+  /// `==` when `T` is `Equatable`, else identical bits: a sound "nothing changed here".
+  static func sameness<T>(_: T.Type) -> (T, T) -> Bool {
+    equality(T.self) ?? { identicalBits($0, $1) }
+  }
+
+  /// `a == b` when the dynamic type is `Equatable`, else `nil`.
+  static func equatableEqual(_ a: Any, _ b: Any) -> Bool? {
+    guard let a = a as? any Equatable else { return nil }
+    return a.isEqual(toAny: b)
+  }
+}
+
+extension Equatable {
+  fileprivate func isEqual(toAny other: Any) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
+}

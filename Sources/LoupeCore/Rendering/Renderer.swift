@@ -1,0 +1,240 @@
+/// One rendering pass: the path being visited, the caps' counters and the class instances
+/// on the way down (to spot cycles).
+///
+/// ``ValueRenderer`` is the public face; the diff uses a `Renderer` positioned at a change's
+/// path so a changed subtree renders exactly as it does inside the whole state.
+struct Renderer {
+  let options: RenderOptions
+  var path: PathStack
+  /// Values rendered so far, against ``RenderOptions/maxNodes``.
+  var nodes = 0
+  /// Class instances being rendered, outermost first, with the path length where each sits.
+  var ancestors: [(object: ObjectIdentifier, depth: Int)] = []
+  /// How many `$ref` markers were written; lets a caller see whether a rendering depended on
+  /// where it was made.
+  var references = 0
+  let redacting: Bool
+
+  init(options: RenderOptions, at base: StatePath = .root, ancestors: [(object: ObjectIdentifier, depth: Int)] = []) {
+    self.options = options
+    redacting = !options.redactedPaths.isEmpty
+    path = PathStack(base, tracksText: redacting)
+    self.ancestors = ancestors
+  }
+
+  /// Whether the current path matches a redaction glob.
+  var isRedactedHere: Bool { redacting && options.redactedPaths.anyMatches(path.text) }
+
+  /// Renders `value` as the value at the current path.
+  mutating func render(_ value: Any) -> JSON {
+    if path.count > options.maxDepth { return .string(RenderMarker.maxDepth) }
+    nodes += 1
+    if nodes > options.maxNodes { return .string(RenderMarker.maxSize) }
+    if isRedactedHere { return .string(RenderMarker.redacted) }
+    return renderContent(value)
+  }
+
+  /// Renders `value` at `component` below the current path.
+  mutating func render(_ value: Any, at component: StatePath.Component) -> JSON {
+    path.push(component)
+    defer { path.pop() }
+    return render(value)
+  }
+
+  /// Whether the node budget is spent, so collections stop early.
+  var isOverBudget: Bool { nodes >= options.maxNodes }
+
+  private mutating func renderContent(_ value: Any) -> JSON {
+    var value = value
+    var substitutions = 0
+    while true {
+      let kind = TypeKind(type(of: value))
+      if kind == .optional {
+        guard let wrapped = (value as? any AnyOptional)?.wrappedAny else { return .null }
+        value = wrapped
+        continue
+      }
+      if let builtin = value as? any BuiltinRenderable { return builtin.render(in: &self) }
+      if value is any LoupeRedacted { return .string(RenderMarker.redacted) }
+      if substitutions < 16, let custom = value as? any CustomLoupeRepresentable {
+        value = custom.customLoupeValue
+        substitutions += 1
+        continue
+      }
+      switch kind {
+      case .enum: return renderEnum(value)
+      case .struct: return renderMirrored(Mirror(reflecting: value), of: value)
+      case .class: return renderObject(value)
+      case .tuple: return renderTuple(value)
+      case .function: return .string(RenderMarker.function)
+      case .metatype: return .string(TypeName.of(value as! Any.Type))
+      case .optional, .existential, .other:
+        let mirror = Mirror(reflecting: value)
+        if mirror.children.isEmpty && mirror.displayStyle == nil { return string(String(describing: value)) }
+        return renderMirrored(mirror, of: value)
+      }
+    }
+  }
+
+  // MARK: - Shapes
+
+  private mutating func renderEnum(_ value: Any) -> JSON {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum, let name = Reflection.caseName(value) else {
+      return renderMirrored(mirror, of: value)
+    }
+    guard let payload = mirror.children.first?.value else { return .string(name) }
+    return .object(JSONObject([JSONObject.Member(name, render(payload, at: .field(name)))]))
+  }
+
+  private mutating func renderObject(_ value: Any) -> JSON {
+    let object = ObjectIdentifier(value as AnyObject)
+    if let ancestor = ancestors.first(where: { $0.object == object }) {
+      references += 1
+      return .object(["$ref": .string(path.text(prefix: ancestor.depth))])
+    }
+    ancestors.append((object, path.count))
+    defer { ancestors.removeLast() }
+    return renderMirrored(Mirror(reflecting: value), of: value)
+  }
+
+  /// A value seen through its mirror: collections by their display style, anything else as
+  /// an object of its stored properties.
+  mutating func renderMirrored(_ mirror: Mirror, of value: Any) -> JSON {
+    switch mirror.displayStyle {
+    case .collection?:
+      return renderElements(mirror.children.lazy.map(\.value), count: mirror.children.count)
+    case .set?:
+      return renderSet(mirror.children.map(\.value))
+    case .dictionary?:
+      let pairs = mirror.children.map { child -> (Any, Any) in
+        let parts = Array(Mirror(reflecting: child.value).children)
+        return parts.count == 2 ? (parts[0].value, parts[1].value) : (child.label ?? "", child.value)
+      }
+      return renderDictionary(pairs)
+    case .tuple?:
+      return renderTuple(value)
+    case .optional?:
+      guard let wrapped = mirror.children.first?.value else { return .null }
+      return renderContent(wrapped)
+    case .enum?:
+      guard let child = mirror.children.first else { return string(String(describing: value)) }
+      let name = child.label ?? Reflection.caseName(value) ?? "case"
+      return .object(JSONObject([JSONObject.Member(name, render(child.value, at: .field(name)))]))
+    default:
+      return renderFields(Reflection.fields(of: mirror))
+    }
+  }
+
+  mutating func renderFields(_ fields: [(label: String, value: Any)]) -> JSON {
+    var object = JSONObject()
+    object.members.reserveCapacity(fields.count)
+    for field in fields {
+      object.append(field.label, render(field.value, at: .field(field.label)))
+    }
+    return .object(object)
+  }
+
+  /// Unlabeled tuples render as arrays, tuples with any label as objects (unlabeled positions
+  /// keyed `"0"`, `"1"`, …).
+  mutating func renderTuple(_ value: Any) -> JSON {
+    let elements = Reflection.tupleElements(value)
+    if elements.allSatisfy({ $0.label == nil }) {
+      var array: [JSON] = []
+      array.reserveCapacity(elements.count)
+      for (offset, element) in elements.enumerated() { array.append(render(element.value, at: .index(offset))) }
+      return .array(array)
+    }
+    return renderFields(elements.enumerated().map { ($0.element.label ?? "\($0.offset)", $0.element.value) })
+  }
+
+  // MARK: - Collections
+
+  /// An array of the first ``RenderOptions/maxCollectionCount`` elements, then `"… N more"`.
+  mutating func renderElements(_ elements: some Sequence, count: Int) -> JSON {
+    let shown = min(count, options.maxCollectionCount)
+    var array: [JSON] = []
+    array.reserveCapacity(shown + 1)
+    var index = 0
+    for element in elements {
+      if index == shown || isOverBudget { break }
+      array.append(render(element, at: .index(index)))
+      index += 1
+    }
+    if index < count { array.append(.string(RenderMarker.moreElements(count - index))) }
+    return .array(array)
+  }
+
+  /// A set: its elements rendered, sorted by ``JSONOrder``, then capped like an array.
+  mutating func renderSet(_ elements: [Any]) -> JSON {
+    var rendered: [(json: JSON, element: Any, placed: Int, dependsOnPath: Bool)] = []
+    rendered.reserveCapacity(elements.count)
+    for (offset, element) in elements.enumerated() {
+      if isOverBudget { break }
+      let before = references
+      let json = render(element, at: .index(offset))
+      rendered.append((json, element, offset, references != before))
+    }
+    rendered.sort { JSONOrder.areInIncreasingOrder($0.json, $1.json) }
+    let shown = min(rendered.count, options.maxCollectionCount)
+    var array: [JSON] = []
+    array.reserveCapacity(shown + 1)
+    for index in 0..<shown {
+      let item = rendered[index]
+      // A rendering that depends on its path (redaction globs, `$ref` markers) is redone at
+      // the element's final position.
+      if item.placed != index && (redacting || item.dependsOnPath) {
+        array.append(render(item.element, at: .index(index)))
+      } else {
+        array.append(item.json)
+      }
+    }
+    if shown < elements.count { array.append(.string(RenderMarker.moreElements(elements.count - shown))) }
+    return .array(array)
+  }
+
+  /// A dictionary: an object keyed by the rendered keys, sorted by ``JSONOrder`` of the keys.
+  mutating func renderDictionary(_ pairs: [(key: Any, value: Any)]) -> JSON {
+    var keyed = pairs.map { (key: Self.renderKey($0.key, options: options), value: $0.value) }
+    keyed.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
+    let shown = min(keyed.count, options.maxCollectionCount)
+    var object = JSONObject()
+    object.members.reserveCapacity(shown + 1)
+    var index = 0
+    while index < shown, !isOverBudget {
+      let key = Self.keyText(keyed[index].key)
+      object.append(key, render(keyed[index].value, at: .key(key)))
+      index += 1
+    }
+    if index < keyed.count { object.append(RenderMarker.truncatedKey, .string(RenderMarker.moreMembers(keyed.count - index))) }
+    return .object(object)
+  }
+
+  /// A dictionary key rendered on its own (keys are not state values: never redacted).
+  static func renderKey(_ key: Any, options: RenderOptions) -> JSON {
+    if let string = key as? String { return .string(string) }
+    var keyOptions = options
+    keyOptions.redactedPaths = []
+    var renderer = Renderer(options: keyOptions)
+    return renderer.render(key)
+  }
+
+  /// The member name for a rendered key: a string as is, anything else as its JSON text.
+  static func keyText(_ key: JSON) -> String {
+    if case .string(let text) = key { return text }
+    return key.jsonText
+  }
+
+  // MARK: - Scalars
+
+  /// A string, cut at ``RenderOptions/maxStringLength`` characters.
+  func string(_ text: some StringProtocol) -> JSON {
+    let limit = options.maxStringLength
+    if text.utf8.count <= limit { return .string(String(text)) }
+    guard let cut = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), cut < text.endIndex else {
+      return .string(String(text))
+    }
+    let rest = text[cut...].count
+    return .string(String(text[..<cut]) + RenderMarker.moreCharacters(rest))
+  }
+}
