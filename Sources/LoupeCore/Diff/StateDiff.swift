@@ -1,35 +1,58 @@
-/// Structural diff of two values of the same type into ``Change``s.
+/// Structural diff of two values of the same type into ``Change``s (CONTRACT §6).
 ///
-/// BASELINE: renders both values and diffs the JSON trees positionally. Issue 2 replaces it
-/// with the value-level diff (Equatable and identical-storage short-cuts, identified elements
-/// matched by id, inserts and removals).
+/// ```swift
+/// var new = state
+/// new.count += 1
+/// new.todos[id: 3]?.isDone = true
+/// StateDiff.diff(state, new)
+/// // [{path: "count", op: replace, old: 1, new: 2},
+/// //  {path: "todos[id: 3].isDone", op: replace, old: false, new: true}]
+/// ```
+///
+/// - Structs and classes diff field by field (`settings.theme`).
+/// - An enum that switches case is one `replace` at its path; the same case diffs its
+///   payloads below the case name (`mode.playing.speed`).
+/// - An optional that appears is an `insert` (only `new`), one that vanishes a `remove`
+///   (only `old`) — at fields and at the root; inside collections it is a `replace` with
+///   `null`, since there `insert`/`remove` change the collection's shape.
+/// - Dictionaries diff by key (`settings["theme"]`): `remove`, `insert` (with `index`, the
+///   member's position in the new rendering) or the diff of the value.
+/// - Arrays of `Identifiable` elements (and ``IdentifiedArray``) match elements by id
+///   (`todos[id: 3]`): `remove`, `insert` with `index` (the position after the change), moved
+///   elements as a `remove` and an `insert`, changed elements diffed below their id.
+/// - Other arrays are aligned by equality (Myers), with `insert` and `remove` at `[i]`, and
+///   elements paired off in place diffed below `[i]`.
+/// - Sets diff as their sorted renderings.
+///
+/// Applying the changes in order to the rendering of `old` gives the rendering of `new`
+/// exactly (``Change/apply(to:)``), as long as neither rendering was cut short by a cap.
+///
+/// Equal subtrees are skipped without being rendered (`===`, identical storage, `==` of an
+/// `Equatable` type — whose `==` is trusted), so the cost follows what changed.
 public enum StateDiff {
+  /// The changes from `old` to `new`, with paths from the root of the state.
   public static func diff<Value>(_ old: Value, _ new: Value, options: RenderOptions = .default) -> [Change] {
-    JSONDiff.diff(ValueRenderer.render(old, options: options), ValueRenderer.render(new, options: options))
+    diff(old, new, at: .root, options: options)
+  }
+
+  /// The changes from `old` to `new`, two values found at `base` inside a larger state (a
+  /// scoped store's child state): every change path starts with `base`, redaction globs are
+  /// matched against those full paths, and depth counts from the root. Use
+  /// ``Change/relative(to:)`` to report the paths from the child state's own root.
+  public static func diff<Value>(_ old: Value, _ new: Value, at base: StatePath, options: RenderOptions = .default) -> [Change] {
+    var differ = Differ(options: options, at: base)
+    differ.diff(old as Any, new as Any)
+    return differ.changes
   }
 }
 
-/// Diff of two JSON trees.
-public enum JSONDiff {
-  public static func diff(_ old: JSON, _ new: JSON, at path: StatePath = .root) -> [Change] {
-    var changes: [Change] = []
-    diff(old, new, at: path, into: &changes)
-    return changes
-  }
-
-  static func diff(_ old: JSON, _ new: JSON, at path: StatePath, into changes: inout [Change]) {
-    if old == new { return }
-    switch (old, new) {
-    case (.object(let a), .object(let b)) where a.keys == b.keys:
-      for (ma, mb) in zip(a.members, b.members) {
-        diff(ma.value, mb.value, at: path / .field(ma.key), into: &changes)
-      }
-    case (.array(let a), .array(let b)) where a.count == b.count:
-      for (offset, (ea, eb)) in zip(a, b).enumerated() {
-        diff(ea, eb, at: path / .index(offset), into: &changes)
-      }
-    default:
-      changes.append(Change(path: path.description, op: .replace, old: old, new: new))
-    }
+extension Change {
+  /// This change with `base` removed from the front of its path: `pages[id: 2].count`
+  /// relative to `pages[id: 2]` is `count`. A path outside `base` is returned unchanged.
+  public func relative(to base: StatePath) -> Change {
+    guard !base.isRoot, let path = try? StatePath(parsing: path), path.hasPrefix(base) else { return self }
+    var copy = self
+    copy.path = StatePath(Array(path.components.dropFirst(base.components.count))).description
+    return copy
   }
 }

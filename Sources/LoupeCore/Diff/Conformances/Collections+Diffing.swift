@@ -1,0 +1,61 @@
+extension Array {
+  func diff(against new: Any, in differ: inout Differ) {
+    differ.diffArrays(self, new as! [Element])
+  }
+}
+
+extension ContiguousArray {
+  func diff(against new: Any, in differ: inout Differ) {
+    let new = new as! ContiguousArray<Element>
+    if Reflection.bitwiseEqual(self, new) { return }
+    differ.diffArrays(Array(self), Array(new))
+  }
+}
+
+extension ArraySlice {
+  func diff(against new: Any, in differ: inout Differ) {
+    differ.diffArrays(Array(self), Array(new as! ArraySlice<Element>))
+  }
+}
+
+extension IdentifiedArray {
+  func diff(against new: Any, in differ: inout Differ) {
+    differ.diffIdentifiedArrays(self, new as! IdentifiedArray<ID, Element>)
+  }
+}
+
+extension Dictionary {
+  func diff(against new: Any, in differ: inout Differ) {
+    differ.diffDictionaries(self, new as! [Key: Value])
+  }
+}
+
+/// A set's rendering is sorted by content, so its diff is the positional diff of the two
+/// renderings.
+extension Set {
+  func diff(against new: Any, in differ: inout Differ) {
+    if self == (new as! Set<Element>) { return }
+    differ.diffRenderings(self, new)
+  }
+}
+
+extension JSON {
+  func diff(against new: Any, in differ: inout Differ) {
+    if self == (new as! JSON) { return }
+    differ.diffRenderings(self, new)
+  }
+}
+
+extension JSONObject {
+  func diff(against new: Any, in differ: inout Differ) {
+    if self == (new as! JSONObject) { return }
+    differ.diffRenderings(self, new)
+  }
+}
+
+extension String {
+  func diff(against new: Any, in differ: inout Differ) {
+    if self == (new as! String) { return }
+    differ.replaceIfDifferent(self, new)
+  }
+}

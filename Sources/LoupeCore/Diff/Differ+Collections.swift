@@ -1,0 +1,256 @@
+/// The collection diffs: positional arrays, identified elements and dictionaries.
+extension Differ {
+  /// An array: by id when its elements are `Identifiable` (see ``diffIdentified``), else
+  /// positionally with inserts and removals.
+  mutating func diffArrays<E>(_ old: [E], _ new: [E]) {
+    if Reflection.identicalBits(old, new) { return }
+    if let equal = Reflection.equality(E.self), old.elementsEqual(new, by: equal) { return }
+    if let identifiable = E.self as? any Identifiable.Type {
+      func open<T: Identifiable>(_: T.Type) -> Bool {
+        diffIdentifiable(unsafeBitCast(old, to: [T].self), unsafeBitCast(new, to: [T].self))
+      }
+      if open(identifiable) { return }
+    }
+    diffPositional(old, new)
+  }
+
+  /// A plain array of `Identifiable` elements, matched by id. Returns `false` (and records
+  /// nothing) when ids are not unique or the elements do not show their id as an `id`
+  /// member, where an `[id: …]` path could not be followed in the rendering.
+  private mutating func diffIdentifiable<T: Identifiable>(_ old: [T], _ new: [T]) -> Bool {
+    let oldIDs = old.map(\.id)
+    let newIDs = new.map(\.id)
+    guard Set(oldIDs).count == oldIDs.count, Set(newIDs).count == newIDs.count else { return false }
+    guard let sample = old.first ?? new.first, showsID(sample, id: sample.id) else { return false }
+    diffIdentified(oldIDs: oldIDs, newIDs: newIDs, old: { old[$0] }, new: { new[$0] })
+    return true
+  }
+
+  mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
+    if Reflection.identicalBits(old._ids, new._ids), Reflection.identicalBits(old._storage, new._storage) { return }
+    guard let sampleID = old._ids.first ?? new._ids.first else { return }
+    let sample = old._storage[sampleID] ?? new._storage[sampleID]!
+    guard showsID(sample, id: sampleID) else {
+      diffPositional(old.elements, new.elements)
+      return
+    }
+    diffIdentified(oldIDs: old._ids, newIDs: new._ids, old: { old._storage[old._ids[$0]]! }, new: { new._storage[new._ids[$0]]! })
+  }
+
+  /// Whether `element` renders its id as an `id` member equal to `id`'s rendering, so that
+  /// a reader can find `[id: X]` in the rendered array.
+  private func showsID(_ element: Any, id: Any) -> Bool {
+    let kind = TypeKind(type(of: element))
+    guard kind == .struct || kind == .class else { return false }
+    guard !(element is any BuiltinRenderable), !(element is any LoupeRedacted), !(element is any CustomLoupeRepresentable) else {
+      return false
+    }
+    let mirror = Mirror(reflecting: element)
+    switch mirror.displayStyle {
+    case nil, .struct?, .class?: break
+    default: return false
+    }
+    guard let field = Reflection.fields(of: mirror).first(where: { $0.label == "id" }) else { return false }
+    return Renderer.renderKey(field.value, options: options) == Renderer.renderKey(id, options: options)
+  }
+
+  /// Identified elements, matched by id (unique on each side).
+  ///
+  /// Recorded in this order, which replays exactly:
+  /// 1. `remove` for every element that vanished or moved, in old order;
+  /// 2. walking the new order: `insert` (with `index`, the element's position in the new
+  ///    array) for every element that appeared or moved, and the element diff of every
+  ///    element that stayed in place and changed.
+  ///
+  /// Elements that "stayed" are the longest run of common elements that kept their relative
+  /// order; the rest count as moved (a `remove` and an `insert`).
+  mutating func diffIdentified<ID: Hashable, E>(oldIDs: [ID], newIDs: [ID], old: (Int) -> E, new: (Int) -> E) {
+    let same = Reflection.sameness(E.self)
+    if oldIDs == newIDs {
+      for position in oldIDs.indices {
+        let a = old(position)
+        let b = new(position)
+        if same(a, b) { continue }
+        push(.id(Renderer.renderKey(oldIDs[position], options: options)))
+        diff(a, b)
+        pop()
+      }
+      return
+    }
+    var oldPositions: [ID: Int] = [:]
+    oldPositions.reserveCapacity(oldIDs.count)
+    for (position, id) in oldIDs.enumerated() { oldPositions[id] = position }
+    var commonOld: [Int] = []
+    for id in newIDs { if let position = oldPositions[id] { commonOld.append(position) } }
+    var stays = [Bool](repeating: false, count: oldIDs.count)
+    for index in Self.longestIncreasingSubsequence(commonOld) { stays[commonOld[index]] = true }
+
+    for (position, id) in oldIDs.enumerated() where !stays[position] {
+      push(.id(Renderer.renderKey(id, options: options)))
+      record(.remove, old: renderOld(old(position)))
+      pop()
+    }
+    for (position, id) in newIDs.enumerated() {
+      if let oldPosition = oldPositions[id], stays[oldPosition] {
+        let a = old(oldPosition)
+        let b = new(position)
+        if same(a, b) { continue }
+        push(.id(Renderer.renderKey(id, options: options)))
+        diff(a, b)
+        pop()
+      } else {
+        push(.id(Renderer.renderKey(id, options: options)))
+        record(.insert, new: renderNew(new(position)), index: position)
+        pop()
+      }
+    }
+  }
+
+  /// Indices into `values` of one longest strictly increasing subsequence. O(n log n).
+  static func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
+    var tails: [Int] = []  // tails[l] = index of the smallest tail of an increasing run of length l+1
+    var previous = [Int](repeating: -1, count: values.count)
+    for (index, value) in values.enumerated() {
+      var low = 0
+      var high = tails.count
+      while low < high {
+        let mid = (low + high) / 2
+        if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+      }
+      if low > 0 { previous[index] = tails[low - 1] }
+      if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    var result: [Int] = []
+    var index = tails.last ?? -1
+    while index >= 0 {
+      result.append(index)
+      index = previous[index]
+    }
+    return result.reversed()
+  }
+
+  /// Positional elements: aligned by equality (``SequenceDiff``), then per changed run:
+  /// elements paired off in place are diffed (`[i].field`), extra old ones removed, extra new
+  /// ones inserted. `[i]` is always the element's position at the moment the change is
+  /// replayed, which is its position in the new array.
+  mutating func diffPositional<E>(_ old: [E], _ new: [E]) {
+    let equal: (Int, Int) -> Bool
+    if let equatable = Reflection.equality(E.self) {
+      equal = { equatable(old[$0], new[$1]) }
+    } else {
+      let renderings = ElementRenderings(differ: self, old: old, new: new)
+      equal = { Reflection.identicalBits(old[$0], new[$1]) || renderings.old($0) == renderings.new($1) }
+    }
+    var cursor = 0
+    for segment in SequenceDiff.segments(oldCount: old.count, newCount: new.count, equal: equal) {
+      if segment.isEqual {
+        cursor += segment.new.count
+        continue
+      }
+      let paired = min(segment.old.count, segment.new.count)
+      for offset in 0..<paired {
+        push(.index(cursor))
+        diff(old[segment.old.lowerBound + offset], new[segment.new.lowerBound + offset])
+        pop()
+        cursor += 1
+      }
+      for offset in paired..<segment.old.count {
+        push(.index(cursor))
+        record(.remove, old: renderOld(old[segment.old.lowerBound + offset]))
+        pop()
+      }
+      for offset in paired..<segment.new.count {
+        push(.index(cursor))
+        record(.insert, new: renderNew(new[segment.new.lowerBound + offset]))
+        pop()
+        cursor += 1
+      }
+    }
+  }
+
+  /// Dictionaries by key: `remove` for vanished keys, then in the rendered key order the
+  /// diff of changed values and an `insert` (with `index`, the member's position in the new
+  /// rendering) for new keys.
+  mutating func diffDictionaries<K, V>(_ old: [K: V], _ new: [K: V]) {
+    if Reflection.identicalBits(old, new) { return }
+    let same = Reflection.sameness(V.self)
+    var removed: [(key: JSON, value: V)] = []
+    var changed: [(key: JSON, old: V, new: V)] = []
+    for (key, value) in old {
+      if let other = new[key] {
+        if !same(value, other) { changed.append((Renderer.renderKey(key, options: options), value, other)) }
+      } else {
+        removed.append((Renderer.renderKey(key, options: options), value))
+      }
+    }
+    removed.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
+    for entry in removed {
+      push(.key(Renderer.keyText(entry.key)))
+      record(.remove, old: renderOld(entry.value))
+      pop()
+    }
+    if new.count == old.count - removed.count {
+      changed.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
+      for entry in changed {
+        push(.key(Renderer.keyText(entry.key)))
+        diff(entry.old, entry.new)
+        pop()
+      }
+      return
+    }
+    var entries = new.map { (key: Renderer.renderKey($0.key, options: options), rawKey: $0.key, value: $0.value) }
+    entries.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
+    for (position, entry) in entries.enumerated() {
+      if let previous = old[entry.rawKey] {
+        if same(previous, entry.value) { continue }
+        push(.key(Renderer.keyText(entry.key)))
+        diff(previous, entry.value)
+        pop()
+      } else {
+        push(.key(Renderer.keyText(entry.key)))
+        record(.insert, new: renderNew(entry.value), index: position)
+        pop()
+      }
+    }
+  }
+}
+
+/// Lazily rendered elements of two arrays whose element type is not `Equatable`, each at its
+/// own position, for aligning them by rendering.
+private final class ElementRenderings<E> {
+  let options: RenderOptions
+  let base: StatePath
+  let oldAncestors: [(object: ObjectIdentifier, depth: Int)]
+  let newAncestors: [(object: ObjectIdentifier, depth: Int)]
+  let oldValues: [E]
+  let newValues: [E]
+  var oldCache: [JSON?]
+  var newCache: [JSON?]
+
+  init(differ: Differ, old: [E], new: [E]) {
+    options = differ.options
+    base = differ.path.path
+    oldAncestors = differ.oldAncestors
+    newAncestors = differ.newAncestors
+    oldValues = old
+    newValues = new
+    oldCache = Array(repeating: nil, count: old.count)
+    newCache = Array(repeating: nil, count: new.count)
+  }
+
+  func old(_ index: Int) -> JSON {
+    if let cached = oldCache[index] { return cached }
+    var renderer = Renderer(options: options, at: base / .index(index), ancestors: oldAncestors)
+    let json = renderer.render(oldValues[index])
+    oldCache[index] = json
+    return json
+  }
+
+  func new(_ index: Int) -> JSON {
+    if let cached = newCache[index] { return cached }
+    var renderer = Renderer(options: options, at: base / .index(index), ancestors: newAncestors)
+    let json = renderer.render(newValues[index])
+    newCache[index] = json
+    return json
+  }
+}

@@ -1,0 +1,238 @@
+/// One structural diff pass: walks two values of the same type side by side and records a
+/// ``Change`` wherever their renderings differ, in an order that ``Change/apply(to:)`` can
+/// replay on the old rendering to get the new one.
+///
+/// Equal subtrees are skipped before anything is rendered: class instances that are `===`,
+/// values with identical bits (copies of the same array, dictionary or string storage), and
+/// values whose type is `Equatable` and `==`. Only what changed is ever rendered, by a
+/// ``Renderer`` positioned at the change's path, so the change carries exactly the JSON the
+/// whole state renders there.
+struct Differ {
+  let options: RenderOptions
+  var path: PathStack
+  var changes: [Change] = []
+  /// Class instances entered on each side, with the path length where each sits, so the
+  /// renderings of changed subtrees mark cycles exactly as a whole rendering does.
+  var oldAncestors: [(object: ObjectIdentifier, depth: Int)] = []
+  var newAncestors: [(object: ObjectIdentifier, depth: Int)] = []
+  let redacting: Bool
+
+  init(options: RenderOptions, at base: StatePath = .root) {
+    self.options = options
+    redacting = !options.redactedPaths.isEmpty
+    path = PathStack(base, tracksText: redacting)
+  }
+
+  var isRedactedHere: Bool { redacting && options.redactedPaths.anyMatches(path.text) }
+
+  // MARK: - Rendering and recording
+
+  func renderOld(_ value: Any) -> JSON {
+    var renderer = Renderer(options: options, at: path.path, ancestors: oldAncestors)
+    return renderer.render(value)
+  }
+
+  func renderNew(_ value: Any) -> JSON {
+    var renderer = Renderer(options: options, at: path.path, ancestors: newAncestors)
+    return renderer.render(value)
+  }
+
+  mutating func record(_ op: Change.Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil) {
+    changes.append(Change(path: path.text, op: op, old: old, new: new, index: index))
+  }
+
+  /// Whether an optional appearing or vanishing here is an `insert` or `remove`: at the root
+  /// and at named members (struct fields, labelled tuple elements, enum payloads), where the
+  /// member stays and only its value turns `null`. Inside collections it is a `replace`,
+  /// because there `insert` and `remove` change the collection's shape.
+  var isMemberPosition: Bool {
+    switch path.components.last {
+    case nil, .field?: true
+    case .index?, .id?, .key?: false
+    }
+  }
+
+  mutating func push(_ component: StatePath.Component) { path.push(component) }
+  mutating func pop() { path.pop() }
+
+  /// Renders both values here and records the JSON diff of the renderings: the answer for
+  /// leaves, and the fallback wherever the structure cannot be followed.
+  mutating func diffRenderings(_ old: Any, _ new: Any) {
+    let a = renderOld(old)
+    let b = renderNew(new)
+    if a != b { JSONDiff.diff(a, b, at: path.path, into: &changes) }
+  }
+
+  /// Records a `replace` here if the renderings differ.
+  mutating func replaceIfDifferent(_ old: Any, _ new: Any) {
+    let a = renderOld(old)
+    let b = renderNew(new)
+    if a != b { record(.replace, old: a, new: b) }
+  }
+
+  /// Whether two values are equal without looking at redaction: `==`, identical bits, or
+  /// equal unredacted renderings (kept in memory only to compare).
+  func rawEqual(_ old: Any, _ new: Any) -> Bool {
+    if let equal = Reflection.equatableEqual(old, new) { return equal }
+    if Reflection.bitwiseEqual(old, new) { return true }
+    var plain = options
+    plain.redactedPaths = []
+    var a = Renderer(options: plain, at: path.path)
+    var b = Renderer(options: plain, at: path.path)
+    return a.render(old) == b.render(new)
+  }
+
+  // MARK: - The walk
+
+  /// Diffs the two values at the current path.
+  mutating func diff(_ old: Any, _ new: Any) {
+    if path.count >= options.maxDepth {
+      diffRenderings(old, new)
+      return
+    }
+    if isRedactedHere {
+      if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
+      return
+    }
+    diffContent(old, new, substitutions: 0)
+  }
+
+  private mutating func diffContent(_ old: Any, _ new: Any, substitutions: Int) {
+    let type = Swift.type(of: old)
+    guard type == Swift.type(of: new) else {
+      replaceIfDifferent(old, new)
+      return
+    }
+    let kind = TypeKind(type)
+    if kind == .optional {
+      diffOptionals(old, new)
+      return
+    }
+    if let builtin = old as? any BuiltinRenderable {
+      builtin.diff(against: new, in: &self)
+      return
+    }
+    if old is any LoupeRedacted {
+      if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
+      return
+    }
+    if substitutions < 16, let custom = old as? any CustomLoupeRepresentable, let other = new as? any CustomLoupeRepresentable {
+      diffContent(custom.customLoupeValue, other.customLoupeValue, substitutions: substitutions + 1)
+      return
+    }
+    if kind == .class, (old as AnyObject) === (new as AnyObject) { return }
+    if let equal = Reflection.equatableEqual(old, new) {
+      if equal { return }
+    } else if Reflection.bitwiseEqual(old, new) {
+      return
+    }
+    switch kind {
+    case .enum: diffEnums(old, new)
+    case .struct: diffFields(old, new)
+    case .class: diffObjects(old, new)
+    case .tuple: diffTuples(old, new)
+    default: diffRenderings(old, new)
+    }
+  }
+
+  private mutating func diffOptionals(_ old: Any, _ new: Any) {
+    switch (Reflection.unwrap(old), Reflection.unwrap(new)) {
+    case (nil, nil):
+      return
+    case (nil, _?):
+      if isMemberPosition {
+        record(.insert, new: renderNew(new))
+      } else {
+        record(.replace, old: .null, new: renderNew(new))
+      }
+    case (_?, nil):
+      if isMemberPosition {
+        record(.remove, old: renderOld(old))
+      } else {
+        record(.replace, old: renderOld(old), new: .null)
+      }
+    case (let a?, let b?):
+      diffContent(a, b, substitutions: 0)
+    }
+  }
+
+  /// A switch of case is one `replace`; the same case diffs its payloads below
+  /// `.caseName`.
+  private mutating func diffEnums(_ old: Any, _ new: Any) {
+    let oldMirror = Mirror(reflecting: old)
+    let newMirror = Mirror(reflecting: new)
+    guard oldMirror.displayStyle == .enum, newMirror.displayStyle == .enum,
+      let name = Reflection.caseName(old), name == Reflection.caseName(new)
+    else {
+      replaceIfDifferent(old, new)
+      return
+    }
+    switch (oldMirror.children.first, newMirror.children.first) {
+    case (nil, nil):
+      return
+    case (let a?, let b?):
+      push(.field(name))
+      diff(a.value, b.value)
+      pop()
+    default:
+      replaceIfDifferent(old, new)
+    }
+  }
+
+  private mutating func diffFields(_ old: Any, _ new: Any) {
+    let oldMirror = Mirror(reflecting: old)
+    let newMirror = Mirror(reflecting: new)
+    guard Self.isPlainObject(oldMirror), Self.isPlainObject(newMirror) else {
+      diffRenderings(old, new)
+      return
+    }
+    let a = Reflection.fields(of: oldMirror)
+    let b = Reflection.fields(of: newMirror)
+    guard a.count == b.count, zip(a, b).allSatisfy({ $0.label == $1.label }) else {
+      diffRenderings(old, new)
+      return
+    }
+    for (fa, fb) in zip(a, b) {
+      push(.field(fa.label))
+      diff(fa.value, fb.value)
+      pop()
+    }
+  }
+
+  private static func isPlainObject(_ mirror: Mirror) -> Bool {
+    switch mirror.displayStyle {
+    case nil, .struct?, .class?: true
+    default: false
+    }
+  }
+
+  private mutating func diffObjects(_ old: Any, _ new: Any) {
+    let a = ObjectIdentifier(old as AnyObject)
+    let b = ObjectIdentifier(new as AnyObject)
+    // A cycle back to an instance being diffed renders as a `$ref`: compare renderings.
+    if oldAncestors.contains(where: { $0.object == a }) || newAncestors.contains(where: { $0.object == b }) {
+      diffRenderings(old, new)
+      return
+    }
+    oldAncestors.append((a, path.count))
+    newAncestors.append((b, path.count))
+    diffFields(old, new)
+    oldAncestors.removeLast()
+    newAncestors.removeLast()
+  }
+
+  private mutating func diffTuples(_ old: Any, _ new: Any) {
+    let a = Reflection.tupleElements(old)
+    let b = Reflection.tupleElements(new)
+    guard a.count == b.count, zip(a, b).allSatisfy({ $0.label == $1.label }) else {
+      diffRenderings(old, new)
+      return
+    }
+    let positional = a.allSatisfy { $0.label == nil }
+    for (offset, (ea, eb)) in zip(a, b).enumerated() {
+      push(positional ? .index(offset) : .field(ea.label ?? "\(offset)"))
+      diff(ea.value, eb.value)
+      pop()
+    }
+  }
+}

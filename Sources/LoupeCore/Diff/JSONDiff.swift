@@ -1,0 +1,94 @@
+/// Diff of two JSON trees, with the same change semantics as the value diff (``StateDiff``):
+///
+/// - objects with the same keys in the same order (struct renderings) diff member by member,
+///   at `.name` paths (or `["key"]` for names that are not identifiers);
+/// - objects whose keys differ (dictionary renderings) diff by key, at `["key"]` paths:
+///   `remove` for vanished keys, then in the new order the changed members and an `insert`
+///   with `index` for new keys; if the common keys changed their order, the object is
+///   replaced;
+/// - a member turning from `null` to a value is an `insert`, from a value to `null` a
+///   `remove` (like an optional that appears or vanishes);
+/// - arrays are aligned positionally with inserts and removals (see ``StateDiff``);
+/// - anything else that differs is a `replace`.
+///
+/// Applying the changes in order to `old` gives `new` exactly (``Change/apply(to:)``).
+public enum JSONDiff {
+  public static func diff(_ old: JSON, _ new: JSON, at path: StatePath = .root) -> [Change] {
+    var changes: [Change] = []
+    diff(old, new, at: path, into: &changes)
+    return changes
+  }
+
+  static func diff(_ old: JSON, _ new: JSON, at path: StatePath, into changes: inout [Change]) {
+    if old == new { return }
+    let text = path.description
+    let isMember: Bool
+    switch path.components.last {
+    case nil, .field?: isMember = true
+    default: isMember = false
+    }
+    switch (old, new) {
+    case (.null, _) where isMember:
+      changes.append(Change(path: text, op: .insert, new: new))
+    case (_, .null) where isMember:
+      changes.append(Change(path: text, op: .remove, old: old))
+    case (.object(let a), .object(let b)):
+      diffObjects(a, b, at: path, into: &changes)
+    case (.array(let a), .array(let b)):
+      diffArrays(a, b, at: path, into: &changes)
+    default:
+      changes.append(Change(path: text, op: .replace, old: old, new: new))
+    }
+  }
+
+  private static func diffObjects(_ a: JSONObject, _ b: JSONObject, at path: StatePath, into changes: inout [Change]) {
+    let oldKeys = a.keys
+    let newKeys = b.keys
+    if oldKeys == newKeys {
+      for (ma, mb) in zip(a.members, b.members) {
+        diff(ma.value, mb.value, at: path / .member(ma.key), into: &changes)
+      }
+      return
+    }
+    let newKeySet = Set(newKeys)
+    let oldKeySet = Set(oldKeys)
+    guard oldKeys.filter(newKeySet.contains) == newKeys.filter(oldKeySet.contains),
+      oldKeySet.count == oldKeys.count, newKeySet.count == newKeys.count
+    else {
+      changes.append(Change(path: path.description, op: .replace, old: .object(a), new: .object(b)))
+      return
+    }
+    for member in a.members where !newKeySet.contains(member.key) {
+      changes.append(Change(path: (path / .key(member.key)).description, op: .remove, old: member.value))
+    }
+    for (position, member) in b.members.enumerated() {
+      if let previous = a[member.key] {
+        diff(previous, member.value, at: path / .key(member.key), into: &changes)
+      } else {
+        changes.append(Change(path: (path / .key(member.key)).description, op: .insert, new: member.value, index: position))
+      }
+    }
+  }
+
+  private static func diffArrays(_ a: [JSON], _ b: [JSON], at path: StatePath, into changes: inout [Change]) {
+    var cursor = 0
+    for segment in SequenceDiff.segments(oldCount: a.count, newCount: b.count, equal: { a[$0] == b[$1] }) {
+      if segment.isEqual {
+        cursor += segment.new.count
+        continue
+      }
+      let paired = min(segment.old.count, segment.new.count)
+      for offset in 0..<paired {
+        diff(a[segment.old.lowerBound + offset], b[segment.new.lowerBound + offset], at: path / .index(cursor), into: &changes)
+        cursor += 1
+      }
+      for offset in paired..<segment.old.count {
+        changes.append(Change(path: (path / .index(cursor)).description, op: .remove, old: a[segment.old.lowerBound + offset]))
+      }
+      for offset in paired..<segment.new.count {
+        changes.append(Change(path: (path / .index(cursor)).description, op: .insert, new: b[segment.new.lowerBound + offset]))
+        cursor += 1
+      }
+    }
+  }
+}

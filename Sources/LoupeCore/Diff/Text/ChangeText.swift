@@ -1,0 +1,50 @@
+/// The compact text of a list of changes, as `loupe` prints it under a `state.changed` line.
+///
+/// One line per value: `−` for what was there, `+` for what is there now (U+2212 MINUS SIGN
+/// and `+`, as TCA prints diffs), then the path (`@self` for the whole state) and the value
+/// in ``ValueText`` form:
+///
+/// ```
+///   − count: 1
+///   + count: 2
+///   + todos[id: 3] (at 2): {id: 3, title: "Milk", isDone: false}
+///   − todos[id: 1]: {id: 1, title: "Eggs", isDone: true}
+///   + destination: {edit: {id: 3}}
+/// ```
+///
+/// A `replace` prints both lines, an `insert` the `+` line (with `(at N)` for an element
+/// inserted into an identified collection), a `remove` the `−` line.
+public enum ChangeText {
+  /// The lines for `changes`, each starting with `indent`. Values longer than
+  /// `maxValueLength` characters are cut with `…`.
+  public static func lines(_ changes: [Change], indent: String = "  ", maxValueLength: Int = 120) -> [String] {
+    var lines: [String] = []
+    lines.reserveCapacity(changes.count * 2)
+    for change in changes {
+      let path = change.path.isEmpty ? "@self" : change.path
+      func value(_ json: JSON?) -> String { ValueText.compact(json ?? .null, maxLength: maxValueLength) }
+      switch change.op {
+      case .replace:
+        if let old = change.old { lines.append("\(indent)− \(path): \(value(old))") }
+        lines.append("\(indent)+ \(path): \(value(change.new))")
+      case .insert:
+        var position = ""
+        if let index = change.index, isIdentified(change.path) { position = " (at \(index))" }
+        lines.append("\(indent)+ \(path)\(position): \(value(change.new))")
+      case .remove:
+        lines.append("\(indent)− \(path): \(value(change.old))")
+      }
+    }
+    return lines
+  }
+
+  /// ``lines(_:indent:maxValueLength:)`` joined with newlines.
+  public static func text(_ changes: [Change], indent: String = "  ", maxValueLength: Int = 120) -> String {
+    lines(changes, indent: indent, maxValueLength: maxValueLength).joined(separator: "\n")
+  }
+
+  private static func isIdentified(_ path: String) -> Bool {
+    guard path.hasSuffix("]"), let parsed = try? StatePath(parsing: path), case .id? = parsed.components.last else { return false }
+    return true
+  }
+}
