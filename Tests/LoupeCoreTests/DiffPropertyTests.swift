@@ -10,7 +10,7 @@ import Testing
     RenderOptions(maxDepth: 3, maxStringLength: 2),
   ])
   func replayingTheDiffRebuildsTheNewRendering(options: RenderOptions) throws {
-    var rng = SplitMix64(seed: 0x10_0BE)
+    var rng = PropertyRandom(seed: 0x10_0BE)
     for round in 0..<400 {
       let a = Root.random(&rng)
       let b = round % 5 == 0 ? Root.random(&rng) : a.mutated(&rng)
@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func childDiffsReplayOnTheRootRendering() throws {
-    var rng = SplitMix64(seed: 7)
+    var rng = PropertyRandom(seed: 7)
     for round in 0..<100 {
       let a = Root.random(&rng)
       var b = a
@@ -44,7 +44,7 @@ import Testing
 
 // MARK: - Generated states
 
-struct SplitMix64: RandomNumberGenerator {
+private struct PropertyRandom: RandomNumberGenerator {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {
@@ -56,7 +56,7 @@ struct SplitMix64: RandomNumberGenerator {
   }
 }
 
-extension RandomNumberGenerator {
+fileprivate extension RandomNumberGenerator {
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
   mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
   mutating func word() -> String { ["a", "b", "c", "milk", "eggs", "k1", "k2", "long title", "é"][int(0...8)] }
@@ -68,7 +68,7 @@ extension RandomNumberGenerator {
 private struct Item: Equatable {
   var name: String
   var qty: Int
-  static func random(_ r: inout SplitMix64) -> Item { Item(name: r.word(), qty: r.int(0...3)) }
+  static func random(_ r: inout PropertyRandom) -> Item { Item(name: r.word(), qty: r.int(0...3)) }
 }
 
 private struct Todo: Equatable, Identifiable {
@@ -76,7 +76,7 @@ private struct Todo: Equatable, Identifiable {
   var title: String
   var done: Bool
   var tags: [String]
-  static func random(_ r: inout SplitMix64, id: Int) -> Todo {
+  static func random(_ r: inout PropertyRandom, id: Int) -> Todo {
     Todo(id: id, title: r.word(), done: r.chance(50), tags: r.array(0...3) { $0.word() })
   }
 }
@@ -86,7 +86,7 @@ private struct LooseTodo: Identifiable {
   var id: String
   var note: String?
   var score: Double
-  static func random(_ r: inout SplitMix64, id: Int) -> LooseTodo {
+  static func random(_ r: inout PropertyRandom, id: Int) -> LooseTodo {
     LooseTodo(id: "t\(id)", note: r.chance(50) ? r.word() : nil, score: Double(r.int(0...4)) / 2)
   }
 }
@@ -96,7 +96,7 @@ private enum Phase: Equatable {
   case loading(progress: Int)
   case loaded([Int])
   case failed(String, code: Int)
-  static func random(_ r: inout SplitMix64) -> Phase {
+  static func random(_ r: inout PropertyRandom) -> Phase {
     switch r.int(0...3) {
     case 0: .idle
     case 1: .loading(progress: r.int(0...2))
@@ -111,7 +111,7 @@ private enum LoosePhase {
   case a
   case b(Item)
   case c(x: Int?, y: [String: Int])
-  static func random(_ r: inout SplitMix64) -> LoosePhase {
+  static func random(_ r: inout PropertyRandom) -> LoosePhase {
     switch r.int(0...2) {
     case 0: .a
     case 1: .b(.random(&r))
@@ -124,7 +124,7 @@ private struct Child: Equatable {
   var label: String
   var values: [Int]
   var flag: Bool?
-  static func random(_ r: inout SplitMix64) -> Child {
+  static func random(_ r: inout PropertyRandom) -> Child {
     Child(label: r.word(), values: r.array(0...5) { $0.int(0...4) }, flag: r.chance(30) ? nil : r.chance(50))
   }
 }
@@ -153,7 +153,7 @@ private struct Root {
   var json: JSON?
   var looseItems: [LooseTodo?]
 
-  static func random(_ r: inout SplitMix64) -> Root {
+  static func random(_ r: inout PropertyRandom) -> Root {
     Root(
       count: r.int(0...3), title: r.word(), child: r.chance(40) ? nil : .random(&r), nested: .random(&r),
       items: r.array(0...6) { Item.random(&$0) }, numbers: r.array(0...8) { $0.int(0...5) },
@@ -173,7 +173,7 @@ private struct Root {
   }
 
   /// A few random edits, the way reducers change state.
-  func mutated(_ r: inout SplitMix64) -> Root {
+  func mutated(_ r: inout PropertyRandom) -> Root {
     var s = self
     for _ in 0..<r.int(1...4) {
       switch r.int(0...20) {
@@ -223,14 +223,14 @@ private struct Root {
   }
 }
 
-private func uniqueIDs(_ r: inout SplitMix64) -> [Int] {
+private func uniqueIDs(_ r: inout PropertyRandom) -> [Int] {
   var ids = Array(Set(r.array(0...6) { $0.int(0...9) }))
   ids.sort()
   ids.shuffle(using: &r)
   return ids
 }
 
-private func mutate<T>(_ array: inout [T], _ r: inout SplitMix64, make: (inout SplitMix64) -> T) {
+private func mutate<T>(_ array: inout [T], _ r: inout PropertyRandom, make: (inout PropertyRandom) -> T) {
   switch r.int(0...3) {
   case 0: array.insert(make(&r), at: r.int(0...array.count))
   case 1: if !array.isEmpty { array.remove(at: r.int(0...(array.count - 1))) }
@@ -239,7 +239,7 @@ private func mutate<T>(_ array: inout [T], _ r: inout SplitMix64, make: (inout S
   }
 }
 
-private func randomJSON(_ r: inout SplitMix64, depth: Int) -> JSON {
+private func randomJSON(_ r: inout PropertyRandom, depth: Int) -> JSON {
   switch depth > 2 ? r.int(0...3) : r.int(0...5) {
   case 0: return .null
   case 1: return .int(r.int(0...3))
