@@ -62,8 +62,9 @@ final class ClientQueue: OutgoingSource, Sendable {
   func release() {
     let shouldWake = state.withLock { state in
       state.released = true
-      defer { state.writerWaiting = false }
-      return state.writerWaiting && !state.events.isEmpty
+      guard state.writerWaiting, !state.events.isEmpty else { return false }
+      state.writerWaiting = false
+      return true
     }
     if shouldWake { wake() }
   }

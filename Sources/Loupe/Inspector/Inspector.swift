@@ -79,6 +79,8 @@ public final class Inspector: Sendable {
       }
       state.withLock { $0.listeners.append(listener) }
       ExitFlush.register(self)
+      // Buffer from now on, so a client that connects later can ask for everything.
+      _ = startHub()
       listener.start { [weak self] fd in
         guard let self else { return closeDescriptor(fd) }
         do {

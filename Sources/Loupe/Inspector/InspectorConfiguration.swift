@@ -21,7 +21,7 @@ public struct InspectorConfiguration: Sendable, Hashable {
   public var maxFrameBodySize: Int
 
   public init(
-    historyCapacity: Int = 20_000, clientQueueCapacity: Int = 10_000, maxEventsPerNotification: Int = 256,
+    historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,
     recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20
   ) {
     self.historyCapacity = historyCapacity

@@ -1,12 +1,6 @@
 import Foundation
 import LoupeRPC
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `LOUPE_RECORD=FILE`: a sink that writes the session to a trace file (CONTRACT §7) from its
 /// own thread.
 ///
@@ -17,7 +11,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
   // Unchecked: the mutable properties are guarded by `condition`.
 
   let path: String
-  private let fd: Int32
+  private let writer: TraceWriter
   private let capacity: Int
   private let condition = NSCondition()
   private var queue: [Event] = []
@@ -28,20 +22,12 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
   init(path: String, bus: EventBus, capacity: Int) throws(InspectorError) {
     self.path = path
     self.capacity = max(1, capacity)
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      throw InspectorError("Cannot create trace file '\(path)': \(String(cString: strerror(errno)))")
+    do {
+      writer = try TraceWriter(
+        path: path, header: TraceHeader(program: bus.program, pid: bus.pid, startedAt: bus.startedAt))
+    } catch {
+      throw InspectorError("Cannot record to '\(path)': \(error)")
     }
-    var header = JSONWriter()
-    header.beginObject()
-    header.key("format"); header.string("loupe-trace")
-    header.key("version"); header.int(1)
-    header.key("program"); header.string(bus.program)
-    header.key("pid"); header.int(bus.pid)
-    header.key("startedAt"); header.string(bus.startedAt)
-    header.endObject()
-    header.bytes.append(UInt8(ascii: "\n"))
-    writeAll(header.bytes)
     let thread = Thread { [self] in run() }
     thread.name = "loupe.record"
     thread.start()
@@ -64,7 +50,6 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
   }
 
   private func run() {
-    var writer = JSONWriter(capacity: 1 << 16)
     while true {
       condition.lock()
       while queue.isEmpty && lost == nil && !closed { condition.wait() }
@@ -80,30 +65,15 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
       }
       writing = true
       condition.unlock()
-      writer.reset()
-      for event in batch {
-        event.encode(into: &writer)
-        writer.bytes.append(UInt8(ascii: "\n"))
-      }
-      writeAll(writer.bytes)
+      // A full or vanished disk must not take the program down: the writer keeps the trace
+      // readable and remembers the failure; recording simply goes on trying.
+      try? writer.append(batch)
       condition.lock()
       writing = false
       condition.broadcast()
       condition.unlock()
     }
-    Glibc.close(fd)
-  }
-
-  private func writeAll(_ bytes: [UInt8]) {
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return  // a full or vanished disk must not take the program down
-      }
-      offset += count
-    }
+    try? writer.close()
   }
 
   /// Waits until every queued event is on disk, for at most `timeout`.

@@ -18,18 +18,23 @@ import Synchronization
 /// | `probe:exit` | mark `probe:bye`, then exit 0 |
 ///
 /// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`),
-/// `--seconds S` (the longest it lives, default 60), `--print-pid`.
+/// `--seconds S` (the longest it lives, default 60), `--also-listen PATH` (a Unix socket
+/// besides what `LOUPE` says). Once the inspector is up it writes `probe: ready` to fd 1
+/// (stderr under `LOUPE=stdio`), so a test can wait for it without sleeping; likewise
+/// `probe: burst-done` after each burst.
 public enum ProbeScenario {
   public static func main(_ arguments: [String]) -> Never {
     var burst = 0
     var hold = false
     var seconds = 60.0
+    var alsoListen: String?
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
       switch argument {
       case "--burst": burst = Int(iterator.next() ?? "") ?? 0
       case "--hold": hold = true
       case "--seconds": seconds = Double(iterator.next() ?? "") ?? seconds
+      case "--also-listen": alsoListen = iterator.next()
       default:
         FileHandle.standardError.write(Data("probe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -37,9 +42,18 @@ public enum ProbeScenario {
     }
     let probe = ProbeStore(bus: .shared)
     InspectorAutostart.run()
+    if let alsoListen {
+      do {
+        try Inspector.start(.unix(alsoListen))
+      } catch {
+        FileHandle.standardError.write(Data("probe: \(error)\n".utf8))
+        exit(1)
+      }
+    }
     probe.bus.directory = probe
     probe.bus.attach(ProbeCommands(probe: probe))
     probe.created()
+    FileHandle.standardOutput.write(Data("probe: ready\n".utf8))
     probe.burst(burst)
     if hold {
       _ = probe.exitSignal.wait(timeout: .now() + seconds)
@@ -82,6 +96,7 @@ final class ProbeStore: StoreDirectory, Sendable {
     for _ in 0..<n { tick() }
     let ms = (ContinuousClock.now - start) / .milliseconds(1)
     bus.emit(.mark(Mark(label: "probe:burst-done ms=\(Int(ms)) rssKB=\(Self.peakResidentKB())")))
+    FileHandle.standardOutput.write(Data("probe: burst-done\n".utf8))
   }
 
   /// Peak resident memory (VmHWM), in KB.
@@ -114,7 +129,9 @@ final class ProbeStore: StoreDirectory, Sendable {
       let next: JSON?
       switch component {
       case .field(let name), .key(let name): next = value[name]
-      case .index(let index): next = value.arrayValue.flatMap { index < $0.count ? $0[index] : nil }
+      case .index(let index):
+        let array = value.arrayValue ?? []
+        next = index < array.count ? array[index] : Optional<JSON>.none
       case .id(let id): next = value.arrayValue?.first { $0["id"] == id }
       }
       guard let next else { throw .noValueAtPath(store: store, path: path.description) }
@@ -136,7 +153,11 @@ final class ProbeCommands: EventSink, Sendable {
     switch words.first {
     case "tick": probe.commands.async { probe.tick() }
     case "burst": probe.commands.async { probe.burst(Int(words.dropFirst().first ?? "") ?? 0) }
-    case "print": probe.commands.async { print(words.dropFirst().first ?? "") }
+    case "print":
+      probe.commands.async {
+        print(words.dropFirst().first ?? "")
+        fflush(nil)  // all C streams: the text must leave the process before any kill
+      }
     case "exit": probe.commands.async { probe.exitSignal.signal() }
     default: return
     }

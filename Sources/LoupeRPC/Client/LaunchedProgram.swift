@@ -1,15 +1,19 @@
 import Foundation
 import Synchronization
 
-/// A program launched by ``LoupeClient/launch(_:environment:stderr:)``.
-public final class LaunchedProgram: Sendable {
-  private let process: Process
-  private struct State {
-    var status: ExitStatus?
-    var waiters: [CheckedContinuation<ExitStatus, Never>] = []
-  }
-  private let state: Mutex<State>
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
+/// A program launched by ``LoupeClient/launch(_:environment:stderr:)``.
+///
+/// It is started with `posix_spawn`, with an empty signal mask and default signal handlers:
+/// a child must not inherit the launching thread's blocked signals (Dispatch and Swift
+/// concurrency threads block most of them) or this process's ignored SIGPIPE, or it would
+/// ignore Ctrl-C and `kill`.
+public final class LaunchedProgram: Sendable {
   /// How a program ended.
   public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     case exited(Int32)
@@ -31,14 +35,20 @@ public final class LaunchedProgram: Sendable {
     }
   }
 
-  private init(process: Process) {
-    self.process = process
-    state = Mutex(State())
+  private struct State {
+    var status: ExitStatus?
+    var waiters: [CheckedContinuation<ExitStatus, Never>] = []
   }
 
-  public var pid: Int32 { process.processIdentifier }
+  /// The program's process id.
+  public let pid: Int32
+  private let state = Mutex(State())
 
-  /// The exit status once the program has ended.
+  private init(pid: Int32) {
+    self.pid = pid
+  }
+
+  /// The exit status once the program has ended (and been reaped).
   public var exitStatus: ExitStatus? { state.withLock { $0.status } }
 
   /// Waits for the program to end.
@@ -53,14 +63,37 @@ public final class LaunchedProgram: Sendable {
     }
   }
 
-  /// Sends SIGTERM.
-  public func terminate() {
-    if process.isRunning { process.terminate() }
+  /// Sends SIGTERM (if it is still running).
+  public func terminate() { kill(SIGTERM) }
+
+  /// Sends `signal` (if it is still running). Forward SIGINT this way for Ctrl-C.
+  public func kill(_ signal: Int32) {
+    // Checked under the lock so a pid already reaped (and maybe reused) is never signalled.
+    state.withLock { state in
+      if state.status == nil { _ = Glibc.kill(pid, signal) }
+    }
   }
 
-  /// Sends `signal` (e.g. `SIGKILL`).
-  public func kill(_ signal: Int32) {
-    if process.isRunning { _ = Foundation.kill(process.processIdentifier, signal) }
+  /// Reaps the child on a thread of its own and records its status.
+  private func reapWhenDone() {
+    let thread = Thread { [self] in
+      var raw: Int32 = 0
+      while waitpid(pid, &raw, 0) < 0 {
+        if errno != EINTR {
+          raw = 0x7F00  // unknowable (someone else reaped it): report status 127
+          break
+        }
+      }
+      let status: ExitStatus = raw & 0x7F == 0 ? .exited((raw >> 8) & 0xFF) : .signalled(raw & 0x7F)
+      let waiters = state.withLock { state in
+        state.status = status
+        defer { state.waiters = [] }
+        return state.waiters
+      }
+      for waiter in waiters { waiter.resume(returning: status) }
+    }
+    thread.name = "loupe.wait"
+    thread.start()
   }
 
   /// Starts `command` with `LOUPE=stdio`; returns the program and the descriptors to read its
@@ -68,49 +101,61 @@ public final class LaunchedProgram: Sendable {
   static func start(
     _ command: [String], environment: [String: String]?, stderr: FileHandle?
   ) throws(ClientError) -> (LaunchedProgram, input: Int32, output: Int32) {
-    guard let executable = command.first else { throw .launchFailed("No command given") }
-    let process = Process()
-    if executable.contains("/") {
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = Array(command.dropFirst())
-    } else {
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = command
-    }
+    guard let executable = command.first, !executable.isEmpty else { throw .launchFailed("No command given") }
     var env = environment ?? ProcessInfo.processInfo.environment
     env["LOUPE"] = "stdio"
-    process.environment = env
-    let toChild = Pipe()
-    let fromChild = Pipe()
-    process.standardInput = toChild
-    process.standardOutput = fromChild
-    if let stderr { process.standardError = stderr }
-    let program = LaunchedProgram(process: process)
-    process.terminationHandler = { process in
-      let status: ExitStatus =
-        process.terminationReason == .uncaughtSignal
-        ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
-      let waiters = program.state.withLock { state in
-        state.status = status
-        defer { state.waiters = [] }
-        return state.waiters
-      }
-      for waiter in waiters { waiter.resume(returning: status) }
-    }
+
+    let toChild: (read: Int32, write: Int32)
+    let fromChild: (read: Int32, write: Int32)
     do {
-      try process.run()
+      toChild = try Posix.makePipe()
+      fromChild = try Posix.makePipe()
     } catch {
-      throw .launchFailed("Cannot launch '\(executable)': \(error.localizedDescription)")
+      throw .launchFailed("Cannot create pipes: \(error)")
     }
-    // Keep our own duplicates, so the pipes live exactly as long as the connection.
-    let input = fcntl(fromChild.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
-    let output = fcntl(toChild.fileHandleForWriting.fileDescriptor, F_DUPFD_CLOEXEC, 0)
-    try? fromChild.fileHandleForReading.close()
-    try? toChild.fileHandleForWriting.close()
-    try? fromChild.fileHandleForWriting.close()
-    try? toChild.fileHandleForReading.close()
-    Posix.setNonBlocking(input)
-    Posix.setNonBlocking(output)
-    return (program, input, output)
+    defer {
+      Posix.closeDescriptor(toChild.read)
+      Posix.closeDescriptor(fromChild.write)
+    }
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, toChild.read, STDIN_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, fromChild.write, STDOUT_FILENO)
+    if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr.fileDescriptor, STDERR_FILENO) }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    sigdelset(&defaults, SIGKILL)
+    sigdelset(&defaults, SIGSTOP)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    let argv = command.map { strdup($0) } + [nil]
+    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    // posix_spawnp searches PATH for a bare name, like a shell.
+    let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    guard result == 0 else {
+      Posix.closeDescriptor(toChild.write)
+      Posix.closeDescriptor(fromChild.read)
+      throw .launchFailed("Cannot launch '\(executable)': \(String(cString: strerror(result)))")
+    }
+    let program = LaunchedProgram(pid: pid)
+    program.reapWhenDone()
+    Posix.setNonBlocking(fromChild.read)
+    Posix.setNonBlocking(toChild.write)
+    return (program, fromChild.read, toChild.write)
   }
 }
