@@ -1,0 +1,170 @@
+import Synchronization
+
+/// A clock that moves only when told to: timers, sleeps and debounces in tests run without
+/// real waiting, deterministically.
+///
+/// Give it to the store; effects reach it as `send.clock`:
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = Store(initialState: TimerFeature.State(), clock: clock) { TimerFeature() }
+/// store.send(.startTapped)
+/// await clock.advance(by: .seconds(3))
+/// #expect(store.ticks == 3)
+/// ```
+///
+/// `advance` is deterministic because the clock knows the effects of the stores that use it:
+/// before each step it waits until every such effect is either sleeping on this clock or has
+/// ended, then wakes the earliest sleeper (in the order they went to sleep, for equal
+/// deadlines), and repeats until no sleeper is due. So an effect that awaits something else
+/// forever (not this clock, not `send`) holds `advance` until it ends or is cancelled.
+public final class TestClock: Clock, Sendable {
+  /// A point in time on a ``TestClock``: the duration since it was created.
+  public struct Instant: InstantProtocol, Sendable {
+    public var offset: Duration
+    public init(offset: Duration) { self.offset = offset }
+    public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
+    public func duration(to other: Self) -> Duration { other.offset - offset }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private struct Sleeper {
+    let id: Int
+    let deadline: Instant
+    let continuation: UnsafeContinuation<Void, any Error>
+    let tracked: Bool
+  }
+
+  private struct State {
+    var now = Instant(offset: .zero)
+    var sleepers: [Sleeper] = []
+    var nextSleeperID = 0
+    var cancelledBeforeSleeping: Set<Int> = []
+    /// Tracked effects that are neither sleeping on this clock nor ended.
+    var running = 0
+    var quiescenceWaiters: [CheckedContinuation<Void, Never>] = []
+
+    mutating func takeWaitersIfQuiescent() -> [CheckedContinuation<Void, Never>] {
+      guard running == 0 else { return [] }
+      defer { quiescenceWaiters = [] }
+      return quiescenceWaiters
+    }
+  }
+
+  private let state = Mutex(State())
+
+  public init() {}
+
+  public var now: Instant { state.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
+
+  /// How many tasks are sleeping on this clock.
+  public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let tracked = EffectActivity.current?.clock === self
+    let id = state.withLock { state in
+      state.nextSleeperID += 1
+      return state.nextSleeperID
+    }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+          if state.cancelledBeforeSleeping.remove(id) != nil {
+            continuation.resume(throwing: CancellationError())
+            return []
+          }
+          if deadline <= state.now {
+            continuation.resume()
+            return []
+          }
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, tracked: tracked))
+          if tracked { state.running -= 1 }
+          return state.takeWaitersIfQuiescent()
+        }
+        for waiter in waiters { waiter.resume() }
+      }
+    } onCancel: {
+      state.withLock { state in
+        if let index = state.sleepers.firstIndex(where: { $0.id == id }) {
+          let sleeper = state.sleepers.remove(at: index)
+          if sleeper.tracked { state.running += 1 }
+          sleeper.continuation.resume(throwing: CancellationError())
+        } else {
+          state.cancelledBeforeSleeping.insert(id)
+        }
+      }
+    }
+  }
+
+  /// Moves time forward by `duration`, waking every sleeper that comes due, in deadline order,
+  /// and letting the effects it wakes run until they sleep again or end.
+  public func advance(by duration: Duration = .zero) async {
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves time forward to `deadline` (see ``advance(by:)``).
+  public func advance(to deadline: Instant) async {
+    while true {
+      await waitUntilEffectsSettle()
+      let woke: Bool = state.withLock { state in
+        let due = state.sleepers.indices.filter { state.sleepers[$0].deadline <= deadline }
+        guard let index = due.min(by: { state.sleepers[$0].deadline < state.sleepers[$1].deadline }) else {
+          if state.now < deadline { state.now = deadline }
+          return false
+        }
+        let sleeper = state.sleepers.remove(at: index)
+        if state.now < sleeper.deadline { state.now = sleeper.deadline }
+        if sleeper.tracked { state.running += 1 }
+        sleeper.continuation.resume()
+        return true
+      }
+      if !woke { return }
+    }
+  }
+
+  /// Advances until nothing sleeps on the clock any more (at most `maxSteps` wake-ups, so an
+  /// endless timer cannot hang a test: cancel timers before calling this).
+  public func run(maxSteps: Int = 10_000) async {
+    for _ in 0..<maxSteps {
+      await waitUntilEffectsSettle()
+      guard let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) else { return }
+      await advance(to: next)
+    }
+  }
+
+  /// Waits until every effect tracked by this clock sleeps on it or has ended.
+  public func waitUntilEffectsSettle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let settled = state.withLock { state in
+        if state.running == 0 { return true }
+        state.quiescenceWaiters.append(continuation)
+        return false
+      }
+      if settled { continuation.resume() }
+    }
+  }
+
+  // MARK: Effect tracking (called by stores whose clock this is)
+
+  func effectBegan() {
+    state.withLock { $0.running += 1 }
+  }
+
+  func effectEnded() {
+    let waiters = state.withLock { state in
+      state.running -= 1
+      return state.takeWaitersIfQuiescent()
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// The effect a task runs for, as far as a ``TestClock`` needs to know: set by the store
+/// around every `run` operation whose store uses a test clock.
+final class EffectActivity: Sendable {
+  @TaskLocal static var current: EffectActivity?
+  let clock: TestClock
+  init(clock: TestClock) { self.clock = clock }
+}

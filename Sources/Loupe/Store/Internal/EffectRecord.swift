@@ -1,0 +1,90 @@
+/// One started effect (or, for `.driver`, the hidden task that starts the next part of a
+/// `concatenate`). Lives on the main actor; its task runs the operation off it.
+@MainActor
+final class EffectRecord {
+  enum Kind { case run, send, driver }
+  enum Status { case running, finished, cancelled }
+
+  /// The effect id of the events (unique in the session); drivers, which have no events, get
+  /// negative ids.
+  let id: Int
+  let kind: Kind
+  let owner: StoreNode
+  let cause: Int
+  /// The innermost cancel id, for `cancelID` in events.
+  let cancelKey: CancelKey?
+  /// Every registry and id it is registered under.
+  var registrations: [(registry: CancellationRegistry, key: CancelKey)]
+  var status = Status.running
+  var task: Task<Void, Never>?
+  /// Whether its task has returned (a cancelled task may still be running).
+  private(set) var hasEnded = false
+  private var endWaiters: [CheckedContinuation<Void, Never>] = []
+  private var endActions: [@MainActor () -> Void] = []
+
+  init(id: Int, kind: Kind, owner: StoreNode, cause: Int, cancelKey: CancelKey?, registrations: [(registry: CancellationRegistry, key: CancelKey)]) {
+    self.id = id
+    self.kind = kind
+    self.owner = owner
+    self.cause = cause
+    self.cancelKey = cancelKey
+    self.registrations = registrations
+  }
+
+  var cancelIDText: String? { cancelKey?.text }
+
+  func markEnded() {
+    guard !hasEnded else { return }
+    hasEnded = true
+    let waiters = endWaiters
+    let actions = endActions
+    endWaiters = []
+    endActions = []
+    for action in actions { action() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Runs `action` when the effect ends (right away if it has).
+  func onEnd(_ action: @escaping @MainActor () -> Void) {
+    if hasEnded { action() } else { endActions.append(action) }
+  }
+
+  /// Returns once the effect's work has ended (completed, failed, or cancelled and returned).
+  func waitUntilEnded() async {
+    if hasEnded { return }
+    await withCheckedContinuation { endWaiters.append($0) }
+  }
+}
+
+/// Running effects by cancel id. Each store identity has its own; stores created with
+/// `cancellation: .processWide` share ``processWide``.
+@MainActor
+final class CancellationRegistry {
+  static let processWide = CancellationRegistry()
+
+  private var records: [CancelKey: [EffectRecord]] = [:]
+
+  func add(_ record: EffectRecord, for key: CancelKey) {
+    records[key, default: []].append(record)
+  }
+
+  func remove(_ record: EffectRecord, for key: CancelKey) {
+    guard var list = records[key] else { return }
+    list.removeAll { $0 === record }
+    records[key] = list.isEmpty ? nil : list
+  }
+
+  /// The running records registered under `key`, oldest first.
+  func records(for key: CancelKey) -> [EffectRecord] {
+    (records[key] ?? []).filter { $0.status == .running }.sorted { $0.id < $1.id }
+  }
+}
+
+/// What one `send` started: the effects a ``StoreTask`` waits for or cancels.
+@MainActor
+final class EffectCollector {
+  private(set) var records: [EffectRecord] = []
+  var isCancelled = false
+
+  func add(_ record: EffectRecord) { records.append(record) }
+}

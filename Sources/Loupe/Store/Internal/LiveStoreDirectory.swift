@@ -1,0 +1,110 @@
+import Synchronization
+
+/// The live stores of one session (``EventBus``): what `loupe/stores` lists and
+/// `loupe/state` reads. Also hands out the session's store numbers (`PageFeature#3`) and
+/// identities (`i7`). Thread-safe: the inspector calls it from its own threads.
+final class LiveStoreDirectory: StoreDirectory {
+  typealias StateReader = @MainActor @Sendable (StatePath?) -> Result<JSON, StateQueryError>
+
+  private struct Entry {
+    let info: StoreInfo
+    let reader: StateReader
+  }
+
+  private struct State {
+    var entries: [Entry] = []
+    var typeCounts: [String: Int] = [:]
+    var identities = 0
+  }
+
+  private let state = Mutex(State())
+  private weak let bus: EventBus?
+
+  init(bus: EventBus) { self.bus = bus }
+
+  /// The directory of `bus`, installed as `bus.directory` when it has none.
+  @MainActor
+  static func of(_ bus: EventBus) -> LiveStoreDirectory {
+    if let existing = bus.directory as? LiveStoreDirectory { return existing }
+    if let detached = detachedDirectories[ObjectIdentifier(bus)], detached.bus === bus { return detached }
+    let directory = LiveStoreDirectory(bus: bus)
+    if bus.directory == nil {
+      bus.directory = directory
+    } else {
+      // Someone else answers `loupe/stores` on this bus; keep counting in a private directory.
+      detachedDirectories[ObjectIdentifier(bus)] = directory
+    }
+    return directory
+  }
+
+  @MainActor private static var detachedDirectories: [ObjectIdentifier: LiveStoreDirectory] = [:]
+
+  /// The next number for a root store of `type`: 1, 2, 3 … within the session.
+  func nextIndex(for type: String) -> Int {
+    state.withLock { state in
+      let next = (state.typeCounts[type] ?? 0) + 1
+      state.typeCounts[type] = next
+      return next
+    }
+  }
+
+  /// A new identity, unique in the session: `i1`, `i2`, …
+  func nextIdentity() -> String {
+    state.withLock { state in
+      state.identities += 1
+      return "i\(state.identities)"
+    }
+  }
+
+  func add(_ info: StoreInfo, reader: @escaping StateReader) {
+    state.withLock { $0.entries.append(Entry(info: info, reader: reader)) }
+  }
+
+  func remove(id: String, identity: String) {
+    state.withLock { state in
+      state.entries.removeAll { $0.info.id == id && $0.info.identity == identity }
+    }
+  }
+
+  func liveStores() -> [StoreInfo] {
+    state.withLock { $0.entries.map(\.info) }
+  }
+
+  func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON) {
+    guard let reader = state.withLock({ $0.entries.last { $0.info.id == store }?.reader }) else {
+      throw .unknownStore(store)
+    }
+    let result = await MainActor.run { reader(path) }
+    let json = try result.get()
+    return (bus?.lastSeq ?? 0, json)
+  }
+}
+
+/// Finds the value at a state path in a rendered state.
+enum JSONPathLookup {
+  static func value(at path: StatePath, in json: JSON) -> JSON? {
+    var current = json
+    for component in path.components {
+      switch (component, current) {
+      case (.field(let name), .object(let object)):
+        guard let next = object[name] else { return nil }
+        current = next
+      case (.index(let index), .array(let array)):
+        guard array.indices.contains(index) else { return nil }
+        current = array[index]
+      case (.id(let id), .array(let array)):
+        guard let next = array.first(where: { $0["id"] == id }) else { return nil }
+        current = next
+      case (.id(let id), .object(let object)):
+        guard let next = object[id.stringValue ?? id.jsonText] else { return nil }
+        current = next
+      case (.key(let key), .object(let object)):
+        guard let next = object[key] else { return nil }
+        current = next
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+}

@@ -1,0 +1,156 @@
+/// A root store's runtime: its state, its reducer, and the processing of actions.
+///
+/// Processing one action (all on the main actor, never re-entered: actions sent while one is
+/// processed, e.g. by `.send` effects or subscribers, queue up and run right after it):
+///
+/// 1. `action.received` for the store it was sent to;
+/// 2. the reducer runs; scope operators report `action.received` (origin `parent`) for the
+///    children they route into;
+/// 3. the reducer tree is walked to reconcile child identities (`identity.changed`,
+///    `store.created`, `store.destroyed`, effects of ended identities cancelled);
+/// 4. the old and new root state are diffed once and the changes partitioned by store:
+///    one `state.changed` per store with changes, plus one for every new identity;
+/// 5. effects start (`effect.started`, cancellations);
+/// 6. subscribers (sinks, derived values, observation) are notified.
+///
+/// With no sink attached (checked once per action) no event is built: nothing is rendered,
+/// diffed or labelled.
+@MainActor
+final class StoreRuntime<State, Action>: RuntimeBase {
+  private(set) var state: State
+  private let reducer: any Reducer<State, Action>
+  /// Whether the reducer tree has any scope operator (else the walk is skipped).
+  private var hasScopeOperators = false
+
+  private struct Pending {
+    let action: Action
+    let entry: StoreNode
+    /// The action at the entry store's level, when it is not the root (and a sink is attached).
+    let label: Any?
+    let origin: ActionReceived.Origin
+    let record: EffectRecord?
+    let collector: EffectCollector
+  }
+
+  private var queue: [Pending] = []
+  private var isProcessing = false
+
+  typealias Subscriber = @MainActor (_ old: State, _ new: State, _ context: ReductionContext) -> Void
+  private var subscribers: [(id: Int, notify: Subscriber)] = []
+  private var nextSubscriberID = 0
+
+  init<R: Reducer>(initialState: State, reducer: R, name: String?, bus: EventBus, cancellation: CancellationScope, clock: AnyClock)
+  where R.State == State, R.Action == Action {
+    self.state = initialState
+    self.reducer = reducer
+    super.init(bus: bus, clock: clock, cancellation: cancellation)
+    let typeName = TypeNames.storeType(of: R.self)
+    let id = name ?? "\(typeName)#\(directory.nextIndex(for: typeName))"
+    let active = bus.isActive
+    makeRoot(id: id, typeName: typeName, active: active)
+    let walker = ChildWalker(runtime: self, isInitial: true, active: active, options: .default, oldRootState: { initialState })
+    reducer.walkChildren(of: initialState, walker: walker)
+    hasScopeOperators = walker.sawDeclarer
+    apply(walker.steps, active: active, by: nil)
+  }
+
+  override var rootStateBox: Any { state }
+
+  // MARK: Sending
+
+  /// Sends `action` (a root action) on behalf of `entry`, the store it was sent to.
+  func send(_ action: Action, entry: StoreNode, label: Any?) -> EffectCollector {
+    let collector = EffectCollector()
+    enqueue(Pending(action: action, entry: entry, label: label, origin: .send, record: nil, collector: collector))
+    return collector
+  }
+
+  /// The scope that effects returned by the root reducer start in.
+  private func rootScope(_ context: ReductionContext, collector: EffectCollector) -> EffectScope<Action> {
+    EffectScope(
+      owner: root, cause: context.cause(for: root), active: context.active, registrations: [], collector: collector,
+      deliver: { [weak self] action, record, entry in
+        self?.enqueue(Pending(
+          action: action, entry: entry?.node ?? record.owner, label: entry?.label, origin: .effect, record: record,
+          collector: collector))
+      })
+  }
+
+  private func enqueue(_ pending: Pending) {
+    queue.append(pending)
+    guard !isProcessing else { return }
+    isProcessing = true
+    defer { isProcessing = false }
+    while !queue.isEmpty {
+      process(queue.removeFirst())
+    }
+  }
+
+  private func process(_ pending: Pending) {
+    if let record = pending.record, record.kind == .send, record.status != .running { return }
+    defer {
+      if let record = pending.record, record.kind == .send { sendEffectProcessed(record) }
+    }
+    guard !isInvalidated, pending.entry.isAlive else {
+      warnEnded(pending.entry, action: pending.label ?? pending.action)
+      return
+    }
+    let active = bus.isActive
+    let options = active ? bus.renderOptions : .default
+    var entrySeq = 0
+    if active {
+      let label = pending.label ?? pending.action
+      entrySeq = bus.emit(.actionReceived(ActionReceived(
+        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: ValueRenderer.render(label, options: options),
+        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil)))
+    }
+    let context = ReductionContext(runtime: self, entry: pending.entry, entrySeq: entrySeq, active: active, options: options)
+    let oldState = state
+    let effect = ReductionContextLocal.$current.withValue(context) {
+      reducer.reduce(into: &state, action: pending.action)
+    }
+    context.close()
+
+    var newNodes: [StoreNode] = []
+    if hasScopeOperators {
+      let walker = ChildWalker(runtime: self, isInitial: false, active: active, options: options, oldRootState: { oldState })
+      reducer.walkChildren(of: state, walker: walker)
+      newNodes = walker.newNodes
+      let source = active ? EffectCancelled.Source(store: pending.entry.id, cause: entrySeq) : nil
+      apply(walker.steps, active: active, by: source)
+    }
+    if active {
+      emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
+    }
+    for node in newNodes {
+      node.isNewIdentity = false
+      node.identityChanges = []
+    }
+    start(effect, in: rootScope(context, collector: pending.collector))
+    for subscriber in subscribers { subscriber.notify(oldState, state, context) }
+  }
+
+  // MARK: Subscribers
+
+  /// Adds a subscriber called after every processed action; returns its id.
+  func subscribe(_ notify: @escaping Subscriber) -> Int {
+    nextSubscriberID += 1
+    subscribers.append((nextSubscriberID, notify))
+    return nextSubscriberID
+  }
+
+  func unsubscribe(_ id: Int) {
+    subscribers.removeAll { $0.id == id }
+  }
+}
+
+/// Which effects `cancel(id:)` and `cancelInFlight` can reach.
+public enum CancellationScope: Sendable, Hashable {
+  /// Each store identity has its own cancel ids (the default): a store can only cancel
+  /// effects it started itself.
+  case isolated
+  /// All stores created with this scope share one registry keyed by id alone, as in TCA:
+  /// one page's `cancelInFlight` cancels another page's timer with the same id. Events still
+  /// name both stores (`effect.cancelled` on the other store, `by` this one).
+  case processWide
+}

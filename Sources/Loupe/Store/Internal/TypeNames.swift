@@ -1,0 +1,82 @@
+/// How types, key paths and cancel ids are named in events.
+enum TypeNames {
+  /// A type's name without its module: `PageFeature`, `AppFeature.State`, `Box<Int>`.
+  static func name(of type: Any.Type) -> String {
+    dropLeadingModule(String(reflecting: type))
+  }
+
+  static func dropLeadingModule(_ text: String) -> String {
+    var depth = 0
+    for index in text.indices {
+      switch text[index] {
+      case "<", "(", "[": depth += 1
+      case ">", ")", "]": depth -= 1
+      case "." where depth == 0: return String(text[text.index(after: index)...])
+      default: break
+      }
+    }
+    return text
+  }
+
+  /// The store type name of a root store: the reducer's type, or, for the package's own
+  /// reducers (`Reduce`, `CombineReducers`, …), the state's type without a trailing `.State`.
+  static func storeType<R: Reducer>(of reducer: R.Type) -> String {
+    guard reducer is any BuiltInReducer.Type else { return name(of: reducer) }
+    let state = name(of: R.State.self)
+    return state.hasSuffix(".State") ? String(state.dropLast(".State".count)) : state
+  }
+
+  /// `PageFeature.CancelID.timer` for an enum case, the string itself for a `String`, the
+  /// description otherwise (`TimerID()`).
+  static func cancelIDText(_ id: Any) -> String {
+    if let string = id as? String { return string }
+    if let caseName = CaseReflection.caseName(of: id) {
+      return "\(name(of: type(of: id))).\(caseName)"
+    }
+    return String(describing: id)
+  }
+}
+
+/// Reducers defined by this package: named after their state when they are a store's root.
+protocol BuiltInReducer {}
+
+/// Turns key paths into state paths (`\AppFeature.State.detail` → `detail`), once per key path.
+@MainActor
+enum KeyPathNames {
+  private static var cache: [AnyKeyPath: StatePath] = [:]
+
+  static func path(of keyPath: AnyKeyPath) -> StatePath {
+    if let cached = cache[keyPath] { return cached }
+    let path = parse(String(describing: keyPath))
+    cache[keyPath] = path
+    return path
+  }
+
+  /// The key path's state path as text, for messages (callable from any context).
+  nonisolated static func describe(_ keyPath: AnyKeyPath) -> String {
+    parse(String(describing: keyPath)).description
+  }
+
+  /// `\Root.a.b` → `a.b`. Computed properties and other non-field components (which the key
+  /// path prints as `<computed …>`) keep their printed text as one field.
+  nonisolated static func parse(_ description: String) -> StatePath {
+    var text = Substring(description)
+    if text.hasPrefix("\\") { text = text.dropFirst() }
+    var depth = 0
+    var start: Substring.Index?
+    for index in text.indices {
+      switch text[index] {
+      case "<": depth += 1
+      case ">": depth -= 1
+      case "." where depth == 0:
+        start = text.index(after: index)
+      default: break
+      }
+      if start != nil { break }
+    }
+    guard let start else { return StatePath([.field(String(text))]) }
+    let rest = String(text[start...].filter { $0 != "?" && $0 != "!" })
+    if let path = try? StatePath(parsing: rest) { return path }
+    return StatePath([.field(rest)])
+  }
+}

@@ -1,0 +1,77 @@
+extension Reducer {
+  /// Runs a child feature on optional state while it is non-nil: presentation.
+  ///
+  /// ```swift
+  /// var body: some Reducer<State, Action> {
+  ///   Reduce { state, action in
+  ///     switch action {
+  ///     case .showDetailToggled:
+  ///       state.detail = state.detail == nil ? DetailFeature.State() : nil
+  ///       return .none
+  ///     case .detail:
+  ///       return .none
+  ///     }
+  ///   }
+  ///   .ifLet(\.detail, action: Action.detail) { DetailFeature() }
+  /// }
+  /// ```
+  ///
+  /// Each time the optional becomes non-nil the child store (`AppFeature#1/detail`) gets a new
+  /// identity (`identity.changed` reason `presented`, then `store.created`), and its first
+  /// `state.changed` carries `@identity`: its state starts fresh. When it becomes nil the
+  /// identity ends (`dismissed`, `store.destroyed`) and the child's effects are cancelled
+  /// (reason `identityEnded`). A value with another `id` (when `Identifiable`) or another
+  /// enum case replaces the identity (`replaced`).
+  ///
+  /// The child runs first, then this reducer. A child action that arrives while the state is
+  /// nil is ignored with a `warning` event (`actionForMissingChild`).
+  public func ifLet<Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, Child.State?>,
+    action toChildAction: CasePath<Action, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> {
+    _IfLetReducer(parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child())
+  }
+
+  /// ``ifLet(_:action:then:)`` with the parent's case constructor, e.g. `Action.detail`.
+  public func ifLet<Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, Child.State?>,
+    action embed: @escaping (Child.Action) -> Action,
+    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> {
+    ifLet(toChildState, action: CasePath(embed), then: child)
+  }
+}
+
+/// The reducer ``Reducer/ifLet(_:action:then:)`` builds.
+public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  let toChildAction: CasePath<Parent.Action, Child.Action>
+  let child: Child
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var childEffect = Effect<Parent.Action>.none
+    if let childAction = toChildAction.extract(action) {
+      if state[keyPath: toChildState] == nil {
+        ReductionContext.warnIfReducing(
+          code: "actionForMissingChild",
+          message: "\(ValueRenderer.actionLabel(childAction)) arrived while \(KeyPathNames.describe(toChildState)) was nil; the action was ignored.")
+      } else {
+        let (effect, owner) = ReductionContext.routing(into: ChildKey(path: toChildState, id: nil), action: childAction) {
+          child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+        }
+        childEffect = effect.scoped(embed: toChildAction.embed, owner: owner)
+      }
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    return childEffect.merge(with: parentEffect)
+  }
+}
+
+extension _IfLetReducer: ChildStoreDeclaring {
+  func declareChildren(of state: Parent.State, to walker: ChildWalker) {
+    parent.walkChildren(of: state, walker: walker)
+    walker.optional(toChildState, state: state[keyPath: toChildState], reducer: child)
+  }
+}

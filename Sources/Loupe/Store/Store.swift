@@ -1,0 +1,222 @@
+import Foundation
+import Observation
+
+/// Holds a feature's state, runs its reducer for every action, runs the effects it returns,
+/// and explains all of it as diagnostic events.
+///
+/// ```swift
+/// let store = Store(initialState: CounterFeature.State()) { CounterFeature() }
+/// store.send(.incrementTapped)
+/// store.count            // 1, read through dynamic member lookup
+/// ```
+///
+/// Every store has a store id (`CounterFeature#1`, or the `name` you give it; a scoped child
+/// appends its state path: `AppFeature#1/pages[id: 2]`) and an identity unique in the session
+/// (`i3`). Events go to `bus` (``EventBus/shared`` unless told otherwise); with no sink
+/// attached, a send does no diagnostic work at all.
+///
+/// Stores live on the main actor. A root store ends when it is released or ``invalidate()``
+/// is called: its effects are cancelled (reason `storeDestroyed`) and later sends are ignored
+/// with a `warning` event.
+@MainActor
+@dynamicMemberLookup
+public final class Store<State, Action> {
+  let runtime: RuntimeBase
+  let node: StoreNode
+  let readState: @MainActor () -> State
+  /// Sends an action of this store's type on behalf of `entry` (this store or a descendant),
+  /// with the action at the entry's level when known.
+  let sendFrom: @MainActor (Action, StoreNode, Any?) -> EffectCollector
+  /// Subscribes to (old, new) pairs of this store's state after every processed action.
+  let subscribeToChanges: @MainActor (@escaping @MainActor (State, State, ReductionContext) -> Void) -> StoreSubscription
+  /// The parent store, kept alive by its children.
+  private let parent: AnyObject?
+  private let isRoot: Bool
+  let registrar = ObservationRegistrar()
+  private var observationSubscription: StoreSubscription?
+  /// The element id, for the scoped stores of `forEach` elements.
+  var elementID: AnyHashable?
+
+  /// Creates a root store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - name: The store id; by default `TypeName#N`, N counting stores of that type in the
+  ///     session from 1 (TypeName is the reducer's type without its module).
+  ///   - bus: Where events go. Tests pass a private ``EventBus`` and attach a recorder.
+  ///   - cancellation: `.isolated` (default): cancel ids are this store's own (each scoped
+  ///     child identity has its own too). `.processWide`: shared by every store created with
+  ///     it, keyed by id alone.
+  ///   - clock: The clock effects see as `send.clock`, and debounce waits on. Pass a
+  ///     ``TestClock`` in tests.
+  ///   - reducer: The feature's reducer.
+  public init<R: Reducer>(
+    initialState: State,
+    name: String? = nil,
+    bus: EventBus = .shared,
+    cancellation: CancellationScope = .isolated,
+    clock: some Clock<Duration> = ContinuousClock(),
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) where R.State == State, R.Action == Action {
+    let runtime = StoreRuntime(
+      initialState: initialState, reducer: reducer(), name: name, bus: bus, cancellation: cancellation, clock: AnyClock(clock))
+    self.runtime = runtime
+    self.node = runtime.root
+    self.readState = { runtime.state }
+    self.sendFrom = { action, entry, label in runtime.send(action, entry: entry, label: label) }
+    self.subscribeToChanges = { notify in
+      let id = runtime.subscribe(notify)
+      return StoreSubscription { [weak runtime] in runtime?.unsubscribe(id) }
+    }
+    self.parent = nil
+    self.isRoot = true
+    node.scopedStore = self
+    observationSubscription = subscribeToChanges { [weak self] _, _, _ in self?.stateDidChange() }
+  }
+
+  /// A scoped store on `node`, reading and sending through `parent`.
+  init<ParentState, ParentAction>(
+    parent: Store<ParentState, ParentAction>,
+    node: StoreNode,
+    state: @escaping @MainActor () -> State,
+    extract: @escaping (ParentState) -> State?,
+    embed: @escaping (Action) -> ParentAction
+  ) {
+    self.runtime = parent.runtime
+    self.node = node
+    self.readState = { node.isAlive ? state() : node.finalState as? State ?? state() }
+    let bus = parent.runtime.bus
+    self.sendFrom = { action, entry, label in
+      parent.sendFrom(embed(action), entry, label ?? (bus.isActive ? action : nil))
+    }
+    self.subscribeToChanges = { notify in
+      parent.subscribeToChanges { old, new, context in
+        guard node.isAlive, let old = extract(old), let new = extract(new) else { return }
+        notify(old, new, context)
+      }
+    }
+    self.parent = parent
+    self.isRoot = false
+  }
+
+  // The root store ends when released. `isolated deinit` runs on the main actor: inline when
+  // the last reference goes away there (the usual case), so `store = nil` reports
+  // `store.destroyed` at once; otherwise as soon as the main actor is free.
+  #if canImport(Darwin)
+  // `isolated deinit` needs a newer OS than the package's minimum; on Darwin the main actor
+  // is the main thread, so this is the same.
+  deinit {
+    guard isRoot else { return }
+    let runtime = self.runtime
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { runtime.invalidate() }
+    } else {
+      Task { @MainActor in runtime.invalidate() }
+    }
+  }
+  #else
+  isolated deinit {
+    guard isRoot else { return }
+    runtime.invalidate()
+  }
+  #endif
+
+  // MARK: State
+
+  /// The current state. Observable: SwiftUI views and `withObservationTracking` that read it
+  /// update after every action.
+  public var state: State {
+    registrar.access(self, keyPath: \.state)
+    if !isRoot && observationSubscription == nil {
+      observationSubscription = subscribeToChanges { [weak self] _, _, _ in self?.stateDidChange() }
+    }
+    return readState()
+  }
+
+  /// Reads a value of the state: `store.count` for `store.state.count`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    state[keyPath: keyPath]
+  }
+
+  /// Calls `body` with the current state.
+  public func withState<R>(_ body: (State) throws -> R) rethrows -> R {
+    try body(state)
+  }
+
+  /// The store id: `PageFeature#2`, `AppFeature#1/pages[id: 2]`.
+  public var storeID: String { node.id }
+
+  /// The identity of this store (unique in the session, `i4`). A scoped child's identity ends
+  /// when its optional state becomes nil or its element is removed; a new one begins when it
+  /// comes back.
+  public var identity: String { node.identity }
+
+  /// Whether this store can still receive actions: `false` after ``invalidate()`` or release
+  /// of the root, and for a scoped child whose identity has ended.
+  public var isAlive: Bool { node.isAlive && !runtime.isInvalidated }
+
+  private func stateDidChange() {
+    registrar.withMutation(of: self, keyPath: \.state) {}
+  }
+
+  // MARK: Sending
+
+  /// Sends an action: the reducer runs now, synchronously, and the effects it returns start.
+  ///
+  /// ```swift
+  /// await store.send(.refreshTapped).finish()   // wait for the effects it started
+  /// ```
+  ///
+  /// An action sent to a store whose identity has ended (or that was invalidated) is ignored
+  /// and reported as a `warning` event (`sendToEndedStore`).
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    StoreTask(collector: sendFrom(action, node, nil))
+  }
+
+  /// Ends a root store now instead of at release: cancels its effects (reason
+  /// `storeDestroyed`) and reports `store.destroyed` for it and its children. No-op on scoped
+  /// stores and on a store already ended.
+  public func invalidate() {
+    guard isRoot else { return }
+    runtime.invalidate()
+  }
+}
+
+extension Store: Observable {}
+
+/// The effects started by one ``Store/send(_:)``.
+///
+/// ```swift
+/// let task = store.send(.startTapped)
+/// task.cancel()            // cancel them (reason `cancel`, `by` null)
+/// await task.finish()      // wait until they have all ended
+/// ```
+@MainActor
+public struct StoreTask: Sendable {
+  let collector: EffectCollector
+
+  /// Waits until every effect the send started (including later parts of a `concatenate`)
+  /// has ended: completed, failed, or cancelled and returned.
+  public func finish() async {
+    var index = 0
+    while index < collector.records.count {
+      await collector.records[index].waitUntilEnded()
+      index += 1
+    }
+  }
+
+  /// Cancels the effects the send started that are still running.
+  public func cancel() {
+    collector.isCancelled = true
+    for record in collector.records {
+      record.owner.runtime?.cancel(record, reason: .cancel, by: nil)
+    }
+  }
+
+  /// Whether ``cancel()`` was called.
+  public var isCancelled: Bool { collector.isCancelled }
+
+  /// Whether every effect the send started has ended.
+  public var hasFinished: Bool { collector.records.allSatisfy(\.hasEnded) }
+}
