@@ -18,7 +18,7 @@ import Testing
       "4 action.received EffectsFeature#1 EffectsFeature.Action.load send",
       "5 effect.started EffectsFeature#1 e1 cause=4",
       "6 action.received EffectsFeature#1 EffectsFeature.Action.record effect e1",
-      "7 state.changed EffectsFeature#1 cause=6 [log: [] → [\"loaded\"]] \"EffectsFeature#1: _log changed.\"",
+      "7 state.changed EffectsFeature#1 cause=6 [+log[0]: \"loaded\"] \"EffectsFeature#1: _log changed.\"",
       "8 effect.finished EffectsFeature#1 e1 completed",
     ])
   }
@@ -31,7 +31,7 @@ import Testing
       "4 action.received EffectsFeature#1 EffectsFeature.Action.loadFailing send",
       "5 effect.started EffectsFeature#1 e1 cause=4",
       "6 action.received EffectsFeature#1 EffectsFeature.Action.record effect e1",
-      "7 state.changed EffectsFeature#1 cause=6 [log: [] → [\"failed: offline\"]] \"EffectsFeature#1: _log changed.\"",
+      "7 state.changed EffectsFeature#1 cause=6 [+log[0]: \"failed: offline\"] \"EffectsFeature#1: _log changed.\"",
       "8 effect.finished EffectsFeature#1 e1 failed: offline",
     ])
   }
@@ -51,7 +51,7 @@ import Testing
       "4 action.received EffectsFeature#1 EffectsFeature.Action.sendNow send",
       "5 effect.started EffectsFeature#1 e1 cause=4",
       "6 action.received EffectsFeature#1 EffectsFeature.Action.record effect e1",
-      "7 state.changed EffectsFeature#1 cause=6 [log: [] → [\"sent\"]] \"EffectsFeature#1: _log changed.\"",
+      "7 state.changed EffectsFeature#1 cause=6 [+log[0]: \"sent\"] \"EffectsFeature#1: _log changed.\"",
       "8 effect.finished EffectsFeature#1 e1 completed",
     ])
   }
@@ -82,11 +82,11 @@ import Testing
     #expect(store.log == ["first", "second"])
     #expect(recorder.take() == [
       "6 action.received EffectsFeature#1 EffectsFeature.Action.record effect e1",
-      "7 state.changed EffectsFeature#1 cause=6 [log: [] → [\"first\"]] \"EffectsFeature#1: _log changed.\"",
+      "7 state.changed EffectsFeature#1 cause=6 [+log[0]: \"first\"] \"EffectsFeature#1: _log changed.\"",
       "8 effect.finished EffectsFeature#1 e1 completed",
       "9 effect.started EffectsFeature#1 e2 cause=4",
       "10 action.received EffectsFeature#1 EffectsFeature.Action.record effect e2",
-      "11 state.changed EffectsFeature#1 cause=10 [log: [\"first\"] → [\"first\",\"second\"]] \"EffectsFeature#1: _log changed.\"",
+      "11 state.changed EffectsFeature#1 cause=10 [+log[1]: \"second\"] \"EffectsFeature#1: _log changed.\"",
       "12 effect.finished EffectsFeature#1 e2 completed",
     ])
   }
@@ -114,7 +114,7 @@ import Testing
       "10 effect.cancelled EffectsFeature#1 e2 cancelInFlight id=search by=EffectsFeature#1@9",
       "11 effect.started EffectsFeature#1 e3 cause=9 id=search",
       "12 action.received EffectsFeature#1 EffectsFeature.Action.record effect e3",
-      "13 state.changed EffectsFeature#1 cause=12 [log: [] → [\"search swi\"]] \"EffectsFeature#1: _log changed.\"",
+      "13 state.changed EffectsFeature#1 cause=12 [+log[0]: \"search swi\"] \"EffectsFeature#1: _log changed.\"",
       "14 effect.finished EffectsFeature#1 e3 completed",
     ])
   }

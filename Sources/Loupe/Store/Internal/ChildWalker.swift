@@ -158,10 +158,11 @@ final class ChildWalker {
       node.isNewIdentity = true
       newNodes.append(node)
       if active {
+        let base = node.absolutePath
         if let previous, let previousState = previous.state as? State {
-          node.identityChanges = StateDiff.diff(previousState, state, options: options)
+          node.identityChanges = StateDiff.diff(previousState, state, at: base, options: options).map { $0.relative(to: base) }
         } else {
-          node.identityChanges = [Change(path: "", op: .insert, new: ValueRenderer.render(state, options: options))]
+          node.identityChanges = [Change(path: "", op: .insert, new: ValueRenderer.render(state, at: base, options: options))]
         }
       }
     }

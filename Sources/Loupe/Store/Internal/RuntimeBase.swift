@@ -65,15 +65,16 @@ class RuntimeBase {
     directory.remove(id: node.id, identity: node.identity)
   }
 
-  /// The node's state (or the value at `path` in it), rendered with the session's options.
-  /// Renders from the root so that redaction globs apply to full state paths.
+  /// The node's state (or the value at `path` in it), rendered with the session's options
+  /// (redaction globs match the full state path from the root).
   func renderState(of node: StoreNode, at path: StatePath?) -> Result<JSON, StateQueryError> {
-    let rendered = ValueRenderer.render(rootStateBox, options: bus.renderOptions)
-    let full = StatePath(node.absolutePath.components + (path?.components ?? []))
-    guard let value = JSONPathLookup.value(at: full, in: rendered) else {
-      return .failure(.noValueAtPath(store: node.id, path: path?.description ?? ""))
+    guard let value = node.readState(rootStateBox) else { return .failure(.unknownStore(node.id)) }
+    let rendered = ValueRenderer.render(value, at: node.absolutePath, options: bus.renderOptions)
+    guard let path, !path.isRoot else { return .success(rendered) }
+    guard let found = JSONPathLookup.value(at: path, in: rendered) else {
+      return .failure(.noValueAtPath(store: node.id, path: path.description))
     }
-    return .success(value)
+    return .success(found)
   }
 
   // MARK: Lifecycle events
