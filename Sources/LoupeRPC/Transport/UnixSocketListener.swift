@@ -24,7 +24,7 @@ import Foundation
 /// }
 /// ```
 public final class UnixSocketListener: @unchecked Sendable {
-  // Unchecked: `closed` and `acceptThreadRunning` are guarded by `lock`; the rest is immutable.
+  // Unchecked: `closed` and `started` are guarded by `lock`; the rest is immutable.
 
   public let path: String
   private let fd: Int32
@@ -33,6 +33,7 @@ public final class UnixSocketListener: @unchecked Sendable {
   private let wake: (read: Int32, write: Int32)
   private let lock = NSLock()
   private var closed = false
+  private var started = false
 
   /// Creates, binds and listens on a socket at `path`.
   public init(path: String, backlog: Int32 = 16) throws(SocketError) {
@@ -75,7 +76,12 @@ public final class UnixSocketListener: @unchecked Sendable {
   /// Accepts clients on a background thread until ``close()``; each accepted descriptor is
   /// close-on-exec and non-blocking, and belongs to `onAccept`.
   public func start(onAccept: @escaping @Sendable (Int32) -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed, !started else { return }
+    started = true
     let thread = Thread { [self] in
+      defer { releaseDescriptors() }
       while Posix.wait(for: fd, events: Int16(POLLIN), orWake: wake.read) {
         let client = accept(fd, nil, nil)
         if client < 0 {
@@ -112,5 +118,12 @@ public final class UnixSocketListener: @unchecked Sendable {
       unlink(path)
     }
     shutdown(fd, Int32(SHUT_RDWR))
+    if !started { releaseDescriptors() }  // otherwise the accept thread does, as it ends
+  }
+
+  private func releaseDescriptors() {
+    Posix.closeDescriptor(fd)
+    Posix.closeDescriptor(wake.read)
+    Posix.closeDescriptor(wake.write)
   }
 }
