@@ -157,7 +157,8 @@ final class ChildWalker {
     if !isInitial {
       node.isNewIdentity = true
       newNodes.append(node)
-      if active {
+      // Only the top of a new subtree reports its state; the rest is inside it.
+      if active && !parent.isNewIdentity {
         let base = node.absolutePath
         if let previous, let previousState = previous.state as? State {
           node.identityChanges = StateDiff.diff(previousState, state, at: base, options: options).map { $0.relative(to: base) }

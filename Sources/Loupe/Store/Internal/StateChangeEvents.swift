@@ -6,7 +6,8 @@ extension RuntimeBase {
   /// Changes at or inside a store whose identity began in this action belong to its parent
   /// (they are the presentation itself, `_detail changed`); the new store gets its own event
   /// with `@identity`, whose changes are the diff from its previous lifetime's last state (an
-  /// `insert` of the whole state at `""` when there was none).
+  /// `insert` of the whole state at `""` when there was none). Children that begin together
+  /// with their parent are part of the parent's `@self` and get no event of their own.
   func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) {
     var groups: [ObjectIdentifier: (node: StoreNode, changes: [Change])] = [:]
     for change in StateDiff.diff(old, new, options: context.options) {
@@ -16,7 +17,7 @@ extension RuntimeBase {
       local.path = relative.description
       groups[ObjectIdentifier(owner), default: (owner, [])].changes.append(local)
     }
-    for node in newNodes where node.isAlive {
+    for node in newNodes where node.isAlive && !(node.parent?.isNewIdentity ?? false) {
       groups[ObjectIdentifier(node)] = (node, node.identityChanges)
     }
     for (node, changes) in groups.values.sorted(by: { $0.node.serial < $1.node.serial }) {

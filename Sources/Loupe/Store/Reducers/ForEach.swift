@@ -20,20 +20,20 @@ extension Reducer {
   /// its effects (reason `identityEnded`), and its cancel ids are its own, so pages never
   /// cancel each other's effects. The element runs first, then this reducer. An action for an
   /// id that is not in the array is ignored with a `warning` event (`actionForMissingChild`).
-  public func forEach<ID: Hashable, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>>,
-    action toElementAction: CasePath<Action, IdentifiedAction<ID, Element.Action>>,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element
-  ) -> _ForEachReducer<Self, ID, Element> {
+  public func forEach<ID: Hashable, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachReducer<Self, ID, Element> where ElementState == Element.State, ElementAction == Element.Action {
     _ForEachReducer(parent: self, toElements: toElements, toElementAction: toElementAction, element: element())
   }
 
   /// ``forEach(_:action:element:)`` with the parent's case constructor, e.g. `Action.pages`.
-  public func forEach<ID: Hashable, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>>,
-    action embed: @escaping (IdentifiedAction<ID, Element.Action>) -> Action,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element
-  ) -> _ForEachReducer<Self, ID, Element> {
+  public func forEach<ID: Hashable, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action embed: @escaping (IdentifiedAction<ID, ElementAction>) -> Action,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachReducer<Self, ID, Element> where ElementState == Element.State, ElementAction == Element.Action {
     forEach(toElements, action: CasePath(embed), element: element)
   }
 }

@@ -25,20 +25,20 @@ extension Reducer {
   ///
   /// The child runs first, then this reducer. A child action that arrives while the state is
   /// nil is ignored with a `warning` event (`actionForMissingChild`).
-  public func ifLet<Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, Child.State?>,
-    action toChildAction: CasePath<Action, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child
-  ) -> _IfLetReducer<Self, Child> {
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     _IfLetReducer(parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child())
   }
 
   /// ``ifLet(_:action:then:)`` with the parent's case constructor, e.g. `Action.detail`.
-  public func ifLet<Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, Child.State?>,
-    action embed: @escaping (Child.Action) -> Action,
-    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child
-  ) -> _IfLetReducer<Self, Child> {
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action embed: @escaping (ChildAction) -> Action,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     ifLet(toChildState, action: CasePath(embed), then: child)
   }
 }

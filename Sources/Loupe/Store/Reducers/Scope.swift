@@ -24,11 +24,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - state: The child's state in the parent's (a stored property).
   ///   - action: The parent's case holding child actions.
   ///   - child: The child's reducer.
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: CasePath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child()
@@ -38,11 +38,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - state: The child's state in the parent's (a stored property).
   ///   - action: The parent's case constructor for child actions, e.g. `Action.settings`.
   ///   - child: The child's reducer.
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action embed: @escaping (Child.Action) -> ParentAction,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action embed: @escaping (ChildAction) -> ParentAction,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.init(state: toChildState, action: CasePath(embed), child: child)
   }
 
