@@ -1,5 +1,6 @@
 import Foundation
 import LoupeRPC
+import Synchronization
 import Testing
 @testable import Loupe
 
@@ -156,5 +157,28 @@ func expectNoUnreportedGap(_ events: [Event], from first: Int, sourceLocation: S
       if event.seq != expected { return }
       expected += 1
     }
+  }
+}
+
+/// What a test's client sent and received, saved as `.build/protocol-capture/NAME.jsonl`
+/// (`{"from": "client"|"server", "message": …}` per line) for `protocol/tools/validate.py`,
+/// which checks every server message against the JSON Schemas (`.ci/checks/20-protocol-schemas.sh`).
+final class Transcript: Sendable {
+  let name: String
+  private let lines = Mutex<[String]>([])
+
+  init(name: String) { self.name = name }
+
+  func append(from side: String, body: [UInt8]) {
+    let line = "{\"from\":\"\(side)\",\"message\":\(String(decoding: body, as: UTF8.self))}"
+    lines.withLock { $0.append(line) }
+  }
+
+  func save() {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let directory = root.appendingPathComponent(".build/protocol-capture")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let text = lines.withLock { $0.joined(separator: "\n") } + "\n"
+    try? text.write(to: directory.appendingPathComponent("\(name).jsonl"), atomically: true, encoding: .utf8)
   }
 }

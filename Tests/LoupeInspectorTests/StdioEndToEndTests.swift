@@ -11,6 +11,10 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: stderrPath) }
     let client = try Probe.launchStdio(["--burst", "3", "--hold"], stderr: FileHandle(forWritingAtPath: stderrPath))
     let program = try #require(client.program)
+    let transcript = Transcript(name: "stdio-lifecycle")
+    client.onFrame = { transcript.append(from: "server", body: $0) }
+    client.onSend = { transcript.append(from: "client", body: $0.body) }
+    defer { transcript.save() }
     var reader = EventReader(client)
 
     // Before initialize: -32002.

@@ -39,6 +39,7 @@ public final class LoupeClient: Sendable {
     var started = false
     var onNotification: (@Sendable (String, JSON?) -> Void)?
     var onFrame: (@Sendable ([UInt8]) -> Void)?
+    var onSend: (@Sendable (Message) -> Void)?
   }
   private let state = Mutex(State())
 
@@ -99,6 +100,17 @@ public final class LoupeClient: Sendable {
     set { state.withLock { $0.onFrame = newValue } }
   }
 
+  /// Called with every message this client sends (for transcripts and debugging).
+  public var onSend: (@Sendable (Message) -> Void)? {
+    get { state.withLock { $0.onSend } }
+    set { state.withLock { $0.onSend = newValue } }
+  }
+
+  private func write(_ message: Message) {
+    state.withLock { $0.onSend }?(message)
+    connection.send(message)
+  }
+
   /// Starts reading. Idempotent.
   public func start() {
     let first = state.withLock { state in
@@ -139,18 +151,18 @@ public final class LoupeClient: Sendable {
         if let closed {
           continuation.resume(returning: .failure(.connectionClosed(closed)))
         } else {
-          connection.send(.request(id: id, method: method, params: params))
+          write(.request(id: id, method: method, params: params))
         }
       }
     } onCancel: {
-      connection.send(CancelRequestNotification(id: id).message)
+      write(CancelRequestNotification(id: id).message)
     }
     return try result.get()
   }
 
   /// Sends a notification.
   public func notify(_ notification: some NotificationType) {
-    connection.send(notification.message)
+    write(notification.message)
   }
 
   /// `initialize` then `initialized`: the handshake every session starts with.
@@ -213,7 +225,7 @@ public final class LoupeClient: Sendable {
     case .message(.notification(let method, let params)):
       state.withLock { $0.onNotification }?(method, params)
     case .message(.request(let id, _, _)):
-      connection.send(.failure(id: id, .methodNotFound("client methods")))
+      write(.failure(id: id, .methodNotFound("client methods")))
     case .message(.response(nil, _)), .invalid:
       return  // an error about something we sent that had no readable id; nothing to resume
     }
