@@ -87,7 +87,7 @@ enum BuiltProducts {
   /// Runs a built executable to its end and returns its output.
   static func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
-    currentDirectory: String? = nil
+    closeStdin: Bool = true, currentDirectory: String? = nil
   ) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try executable(name))
@@ -122,9 +122,11 @@ enum BuiltProducts {
       group.leave()
     }
     if let stdin { input.fileHandleForWriting.write(stdin) }
-    try? input.fileHandleForWriting.close()
+    // Some tests keep stdin open (an editor that stays connected) until the process ends.
+    if closeStdin { try? input.fileHandleForWriting.close() }
     group.wait()
     process.waitUntilExit()
+    try? input.fileHandleForWriting.close()
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
       stderr: String(decoding: errData, as: UTF8.self))

@@ -12,7 +12,7 @@ enum FilterOptions {
 
   /// The filter from the parsed options; `.all` when none is given.
   static func filter(from arguments: ParsedArguments) -> EventFilter {
-    func globs(_ name: String) -> [Glob]? { arguments.list(name).map { $0.map(Glob.init) } }
+    func globs(_ name: String) -> [Glob]? { arguments.list(name).map { $0.map { Glob($0) } } }
     return EventFilter(kinds: globs("--kind"), stores: globs("--store"), actions: globs("--action"), paths: globs("--path"))
   }
 

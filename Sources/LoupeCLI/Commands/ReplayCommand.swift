@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import LoupeCore
+import LoupeRPC
+
+/// `loupe replay FILE`
+struct ReplayCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "replay",
+    abstract: "Serve a trace over stdio JSON-RPC, as if the program were running.",
+    discussion: """
+      For editors: configure the editor to run 'loupe replay FILE' where it would run \
+      'loupe attach --stdio -- PROGRAM', and it opens the recording like a live session. \
+      initialize names the recorded program; loupe/subscribe streams the recorded events that \
+      pass its filter (as history with history: true, as live events without); loupe/stores \
+      lists the stores alive at the end; loupe/state answers with the values the recorded \
+      changes wrote (a trace holds changes, not whole states); loupe/mark adds marks after \
+      the recording. Ends when the editor sends exit or closes its end.
+      """,
+    usage: "FILE",
+    arguments: [TraceInput.fileArgument],
+    examples: [("loupe replay bug.loupe", "What an editor runs to open bug.loupe")])
+
+  var path: String
+
+  init(arguments: ParsedArguments) throws(UsageError) {
+    path = arguments.positionals[0]
+  }
+
+  func validate() throws(UsageError) {
+    if path == "-" { throw UsageError("replay serves the protocol on standard input: give the trace as a file") }
+  }
+
+  func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
+    let catalog = try TraceCatalog(path: path)
+    let input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+    let output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+    guard input >= 0, output >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout.") }
+    dup2(STDERR_FILENO, STDOUT_FILENO)  // nothing else may write into the protocol stream
+    let connection: Connection
+    do {
+      connection = try Connection(input: input, output: output)
+    } catch {
+      throw CommandFailure("Cannot serve on stdin/stdout: \(error)")
+    }
+    let server = ReplayServer(path: path, catalog: catalog, stderr: context.stderr) { [weak connection] in
+      connection?.wakeWriter()
+    }
+    let closed = AsyncStream<Void>.makeStream()
+    ServerSession.serve(server, on: connection, source: server) { _ in closed.continuation.finish() }
+    for await _ in closed.stream {}
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LoupeCore
+import LoupeRPC
+
+/// What `attach`, `record` and `demo` share: connect to a program (launching it with
+/// `LOUPE=stdio`, or over its Unix socket), initialize, subscribe with the filter and
+/// `history: true`, show events as they come and record them, then end with the program.
+struct AttachSession {
+  enum Target {
+    /// Launch this command with `LOUPE=stdio`.
+    case launch([String])
+    /// Connect to a program listening with `LOUPE=unix:PATH`.
+    case socket(String)
+  }
+
+  var target: Target
+  var filter: EventFilter
+  /// How to show events on standard output; `nil` shows nothing (`record`).
+  var format: TimelineRenderer.Format?
+  var recordPath: String?
+  /// Extra environment for a launched program.
+  var environment: [String: String] = [:]
+
+  /// Runs the session and returns loupe's exit status: the program's own when loupe launched
+  /// it, 0 for a socket session that ended, 3 when the protocol or the recording failed.
+  func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
+    let recording = try recordPath.map { path throws(CommandFailure) in try TraceRecording(path: path, stderr: context.stderr) }
+    let client: LoupeClient
+    var signals: SignalForwarder?
+    let name: String
+    switch target {
+    case .launch(let command):
+      name = command.first ?? ""
+      var env = context.environment
+      env["LOUPE_RECORD"] = nil  // loupe records; the program should not write a second trace
+      for (key, value) in environment { env[key] = value }
+      do {
+        client = try LoupeClient.launch(command, environment: env)
+      } catch {
+        throw CommandFailure(error.description)
+      }
+      signals = SignalForwarder.forwarding(to: client.program!)
+    case .socket(let path):
+      name = path
+      do {
+        client = try LoupeClient.connect(socketPath: path)
+      } catch {
+        throw CommandFailure(error.description)
+      }
+      signals = SignalForwarder { _, count in
+        // Leave politely on the first signal (the program keeps running); close on the second.
+        if count == 1 {
+          Task { try? await client.shutdown() }
+        } else {
+          client.close()
+        }
+      }
+    }
+    defer { signals?.cancel() }
+    if let recording { client.onFrame = { body in recording.record(frame: body) } }
+
+    // The handshake. A program creates its first store (and starts serving) when it likes,
+    // so there is no time limit; after a while, say what loupe is waiting for.
+    let hint = Task {
+      try await Task.sleep(for: .seconds(5))
+      context.note("still waiting for '\(name)' to answer 'initialize' (is it built with Loupe, and has it created a store?)")
+    }
+    do {
+      _ = try await client.initialize(clientName: "loupe", clientVersion: LoupeCLI.version)
+      hint.cancel()
+      _ = try await client.subscribe(SubscribeRequest(filter: filter, history: true))
+    } catch {
+      hint.cancel()
+      recording?.finish()
+      let ended = await endedProgram(client)
+      throw CommandFailure(Self.handshakeFailure(name: name, error: error, ended: ended))
+    }
+
+    var renderer = TimelineRenderer(style: context.style)
+    for await event in client.events {
+      guard let format else { continue }
+      if format == .json {
+        context.stdout.line(event.jsonText)
+      } else {
+        let text = renderer.render(event, format: format)
+        if !text.isEmpty { context.stdout.write(text) }
+      }
+      context.stdout.flush()  // live: show each event as it comes
+    }
+    context.stdout.flush()
+    recording?.finish()
+
+    var status = ExitStatus.success
+    if let program = client.program {
+      let ended = await program.waitForExit()
+      status = ended.shellStatus
+      if case .signalled = ended { context.note("'\(name)' \(ended)") }
+    }
+    if let recording {
+      if recording.failure != nil { return ExitStatus.failure }
+      context.note("recorded \(Formatting.plural(recording.eventCount, "event")) to \(recording.path)")
+    }
+    return status
+  }
+
+  /// The launched program's end, if it has ended or ends within a second.
+  private func endedProgram(_ client: LoupeClient) async -> LaunchedProgram.ExitStatus? {
+    guard let program = client.program else { return nil }
+    if let status = program.exitStatus { return status }
+    let waiter = Task { await program.waitForExit() }
+    let timeout = Task {
+      try await Task.sleep(for: .seconds(1))
+      program.terminate()
+    }
+    let status = await waiter.value
+    timeout.cancel()
+    return status
+  }
+
+  static func handshakeFailure(name: String, error: ClientError, ended: LaunchedProgram.ExitStatus?) -> String {
+    var message: String
+    switch error {
+    case .connectionClosed(.framingError(let framing)):
+      message = "'\(name)' does not speak the Loupe protocol: its output is not LSP-framed JSON-RPC (\(framing)). Is it built with Loupe?"
+    case .connectionClosed:
+      if let ended {
+        message = "'\(name)' \(ended) before it answered 'initialize'. Is it built with Loupe, and does it create a store?"
+      } else {
+        message = "The connection to '\(name)' closed before it answered 'initialize'."
+      }
+    default:
+      message = "'\(name)': \(error)"
+    }
+    return message
+  }
+}

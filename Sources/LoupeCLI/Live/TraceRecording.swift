@@ -1,0 +1,110 @@
+import Foundation
+import LoupeCore
+import LoupeRPC
+import Synchronization
+
+/// `--record FILE`: writes the events a connection receives to a trace file, as they arrive.
+///
+/// It looks at raw frame bodies (``LoupeClient/onFrame``), so each event is written exactly as
+/// it came over the wire, members this build does not know included. The file is opened on
+/// the first event, so its header can carry the program, pid and start time of the
+/// `session.started` event; every line reaches the file at once (a crash of the program or of
+/// loupe loses at most the line being written).
+///
+/// A write error (a full disk) is reported once on standard error and recording stops; the
+/// session goes on and ``failure`` tells the command to exit with status 3.
+final class TraceRecording: Sendable {
+  let path: String
+  private struct State {
+    var writer: TraceWriter?
+    var failure: TraceError?
+    var fallbackHeader: TraceHeader?
+    var events = 0
+  }
+  private let state = Mutex(State())
+  private let stderr: Output
+
+  /// Checks that `path` can be written (creating it empty) before any program is started.
+  init(path: String, stderr: Output) throws(CommandFailure) {
+    self.path = path
+    self.stderr = stderr
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+      let reason = String(cString: strerror(errno))
+      throw CommandFailure("Cannot write the recording to '\(path)': \(reason).")
+    }
+  }
+
+  /// The header to use when the first event is not `session.started` (from `initialize`).
+  func setFallbackHeader(_ header: TraceHeader) {
+    state.withLock { $0.fallbackHeader = header }
+  }
+
+  var failure: TraceError? { state.withLock { $0.failure } }
+  var eventCount: Int { state.withLock { $0.events } }
+
+  /// Records the events of a `loupe/events` notification body; ignores every other frame.
+  func record(frame body: [UInt8]) {
+    // Cheap test first: most frames are event notifications, the rest are a few answers.
+    guard body.count > 20, let json = try? JSONParser.parse(body) else { return }
+    let messages = json.arrayValue ?? [json]
+    for message in messages {
+      if message["method"]?.stringValue == EventsNotification.method {
+        guard let events = message["params"]?["events"]?.arrayValue else { continue }
+        record(events)
+      } else if let process = message["result"]?["process"], let pid = process["pid"]?.intValue,
+        let name = process["name"]?.stringValue
+      {
+        // The `initialize` answer names the program, for a trace whose first event is not
+        // `session.started` (a bridged editor may subscribe without history).
+        setFallbackHeader(TraceHeader(program: name, pid: pid, startedAt: EventBus.iso8601(Date())))
+      }
+    }
+  }
+
+  /// Records events given as JSON values.
+  func record(_ events: [JSON]) {
+    guard !events.isEmpty else { return }
+    state.withLock { state in
+      guard state.failure == nil else { return }
+      do throws(TraceError) {
+        if state.writer == nil {
+          state.writer = try TraceWriter(path: path, header: header(first: events[0], state: state))
+        }
+        for event in events {
+          try state.writer!.appendLine(Array(event.jsonText.utf8))
+          state.events += 1
+        }
+      } catch {
+        state.failure = error
+        stderr.line("loupe: recording stopped: \(error)")
+      }
+    }
+  }
+
+  private func header(first: JSON, state: State) -> TraceHeader {
+    if first["kind"]?.stringValue == SessionStarted.kind, let program = first["program"]?.stringValue,
+      let pid = first["pid"]?.intValue, let startedAt = first["startedAt"]?.stringValue
+    {
+      return TraceHeader(program: program, pid: pid, startedAt: startedAt)
+    }
+    return state.fallbackHeader ?? TraceHeader(program: "", pid: 0, startedAt: EventBus.iso8601(Date()))
+  }
+
+  /// Writes the header if no event came, and closes the file.
+  func finish() {
+    state.withLock { state in
+      do throws(TraceError) {
+        if state.writer == nil, state.failure == nil {
+          let header = state.fallbackHeader ?? TraceHeader(program: "", pid: 0, startedAt: EventBus.iso8601(Date()))
+          state.writer = try TraceWriter(path: path, header: header)
+        }
+        try state.writer?.close()
+      } catch {
+        if state.failure == nil {
+          state.failure = error
+          stderr.line("loupe: recording stopped: \(error)")
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import LoupeCore
+import LoupeRPC
+import Synchronization
+
+/// Serves a trace file over the protocol, as if the recorded program were running: what
+/// `loupe replay` connects to an editor's stdin/stdout.
+///
+/// - `initialize` names the recorded program and pid.
+/// - `loupe/subscribe` streams the trace's events that pass the filter, in order, straight
+///   from the file (raw lines, constant memory). With `history: true` they count as history
+///   (their number is the result); without it they are sent as live events, so an editor sees
+///   the recording either way.
+/// - `loupe/stores` lists the stores alive at the end of the trace.
+/// - `loupe/state` answers with the values the trace's changes wrote (see
+///   ``StateReconstruction``); a value no change wrote is `-32602` saying so.
+/// - `loupe/mark` adds a mark after the recording, numbered after its last event.
+final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
+  private struct Stream {
+    var reader: TraceReader
+    var filter: EventFilter
+  }
+
+  private struct State {
+    var stream: Stream?
+    var marks: [Event] = []
+    var nextSeq: Int
+    var subscribed = false
+  }
+
+  // `TraceReader` is not Sendable; it is only used under this lock.
+  private let state: Mutex<State>
+  let path: String
+  let catalog: TraceCatalog
+  let stderr: Output
+  private let wake: @Sendable () -> Void
+  static let maxEventsPerNotification = 256
+
+  init(path: String, catalog: TraceCatalog, stderr: Output, wake: @escaping @Sendable () -> Void) {
+    self.path = path
+    self.catalog = catalog
+    self.stderr = stderr
+    self.wake = wake
+    state = Mutex(State(nextSeq: catalog.lastSeq + 1))
+  }
+
+  // MARK: ServerHandler
+
+  func initialize(_ request: InitializeRequest) -> InitializeResult {
+    InitializeResult(
+      serverInfo: .init(name: "loupe replay", version: LoupeCLI.version),
+      process: .init(pid: catalog.header.pid, name: catalog.header.program))
+  }
+
+  func handle(_ request: IncomingRequest, reply: Reply) {
+    do throws(ResponseError) {
+      switch request.method {
+      case SubscribeRequest.method:
+        let subscribe = try request.decode(SubscribeRequest.self)
+        try self.subscribe(subscribe, reply: reply)
+      case UnsubscribeRequest.method:
+        _ = try request.decode(UnsubscribeRequest.self)
+        state.withLock {
+          $0.stream = nil
+          $0.subscribed = false
+        }
+        reply(UnsubscribeRequest.self, NullResult())
+      case StoresRequest.method:
+        _ = try request.decode(StoresRequest.self)
+        reply(StoresRequest.self, catalog.stores)
+      case StateRequest.method:
+        let query = try request.decode(StateRequest.self)
+        let statePath = try query.statePath() ?? .root
+        let (path, lastSeq) = (self.path, catalog.lastSeq)
+        // A pass over the file: off the reader thread.
+        Task.detached {
+          do throws(CommandFailure) {
+            switch try StateReconstruction.value(of: query.store, at: statePath, in: path) {
+            case .success(let value):
+              reply(StateRequest.self, .init(store: query.store, seq: lastSeq, state: value))
+            case .failure(.noValue):
+              reply.failure(.invalidParams("Store '\(query.store)' has no value at path '\(statePath)' at the end of the trace"))
+            case .failure(.notRecorded):
+              let what = statePath.isRoot ? "the state of '\(query.store)'" : "'\(statePath)' of '\(query.store)'"
+              reply.failure(
+                .invalidParams(
+                  "The trace does not hold \(what): traces record changes, not whole states (ask for a path that an action changed)"))
+            }
+          } catch {
+            reply.failure(.internalError(error.message))
+          }
+        }
+      case MarkRequest.method:
+        let mark = try request.decode(MarkRequest.self)
+        let seq = state.withLock { state in
+          let seq = state.nextSeq
+          state.nextSeq += 1
+          if state.subscribed { state.marks.append(Event(seq: seq, time: catalog.lastTime, payload: .mark(Mark(label: mark.label)))) }
+          return seq
+        }
+        reply(MarkRequest.self, .init(seq: seq))
+        wake()
+      default:
+        reply.failure(.methodNotFound(request.method))
+      }
+    } catch {
+      reply.failure(error)
+    }
+  }
+
+  private func subscribe(_ request: SubscribeRequest, reply: Reply) throws(ResponseError) {
+    let count: Int
+    do throws(CommandFailure) {
+      count = request.history ? try Self.count(path, filter: request.filter) : 0
+    } catch {
+      throw .internalError(error.message)
+    }
+    let opened: Result<Void, CommandFailure> = state.withLock { state in
+      do throws(CommandFailure) {
+        state.stream = Stream(reader: try TraceInput.open(path), filter: request.filter)
+        state.subscribed = true
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    }
+    if case .failure(let error) = opened { throw .internalError(error.message) }
+    // Queued before any event: the writer sends answers before it asks for events.
+    reply(SubscribeRequest.self, .init(history: count))
+    wake()
+  }
+
+  private static func count(_ path: String, filter: EventFilter) throws(CommandFailure) -> Int {
+    let reader = try TraceInput.open(path)
+    var count = 0
+    while try TraceInput.next(reader, filter: filter, decode: false) != nil { count += 1 }
+    return count
+  }
+
+  func shutdown() {
+    state.withLock {
+      $0.stream = nil
+      $0.subscribed = false
+    }
+  }
+
+  // MARK: OutgoingSource
+
+  func nextOutgoingBody() -> [UInt8]? {
+    state.withLock { state in
+      var body = Array(#"{"jsonrpc":"2.0","method":"loupe/events","params":{"events":["#.utf8)
+      var count = 0
+      if let stream = state.stream {
+        do {
+          while count < Self.maxEventsPerNotification,
+            let item = try stream.reader.next(filter: stream.filter, decode: false)
+          {
+            if count > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: item.bytes)
+            count += 1
+          }
+          if count < Self.maxEventsPerNotification {
+            state.stream = nil
+            report(stream.reader)
+          }
+        } catch {
+          stderr.line("loupe replay: \(error)")
+          state.stream = nil
+        }
+      }
+      if state.stream == nil {
+        for mark in state.marks {
+          if count > 0 { body.append(UInt8(ascii: ",")) }
+          body.append(contentsOf: mark.jsonText.utf8)
+          count += 1
+        }
+        state.marks = []
+      }
+      guard count > 0 else { return nil }
+      body.append(contentsOf: "]}}".utf8)
+      return body
+    }
+  }
+
+  private func report(_ reader: TraceReader) {
+    if let truncation = reader.truncation { stderr.line("loupe replay: warning: \(reader.path): \(truncation)") }
+    if reader.malformedLineCount > 0 {
+      stderr.line("loupe replay: warning: \(reader.path): \(Formatting.plural(reader.malformedLineCount, "malformed line")) skipped")
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import LoupeCore
+import Testing
+
+/// `attach`, `record`, `replay` and `demo` with real programs: the built `loupe` binary
+/// driving `loupe-examples probe` (a hidden scenario made for protocol tests).
+@Suite struct EndToEndLiveTests {
+  static let probe = ["probe"]
+
+  func examples() throws -> String { try BuiltProducts.executable("loupe-examples") }
+
+  /// Replaces what changes between runs (times, pids, dates, memory) with fixed text.
+  static func normalized(_ text: String) -> String {
+    var text = text
+    let replacements: [(String, String)] = [
+      (#"(?m)^ *[0-9]+\.[0-9]{3}ms"#, "   T.TTTms"),
+      (#"pid [0-9]+"#, "pid P"),
+      (#"started [0-9T:.\-]+Z"#, "started DATE"),
+      (#"ms=[0-9]+ rssKB=[0-9]+"#, "ms=M rssKB=R"),
+    ]
+    for (pattern, replacement) in replacements {
+      text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+    }
+    return text
+  }
+
+  @Test func attachShowsEventsLiveAndExitsWithTheProgram() throws {
+    let run = try BuiltProducts.run(
+      "loupe", ["attach", "--", try examples(), "probe", "--burst", "2", "--hold", "--seconds", "0.2"])
+    #expect(run.status == 0)
+    Fixtures.expectGolden(Self.normalized(run.stdout), "probe.attach.txt")
+    // The program's stderr passes through (under LOUPE=stdio its stdout is stderr).
+    #expect(run.stderr.contains("probe: ready\n"))
+  }
+
+  @Test func attachFiltersOnTheServerAndPrintsJSON() throws {
+    let run = try BuiltProducts.run(
+      "loupe",
+      ["attach", "--kind", "state.*", "--format", "json", "--", try examples(), "probe", "--burst", "3", "--hold", "--seconds", "0.2"])
+    #expect(run.status == 0)
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == 3)
+    for line in lines {
+      let event = try Event(jsonText: Array(line.utf8))
+      #expect(event.kind == "state.changed")
+    }
+  }
+
+  @Test func recordWritesACompleteTrace() throws {
+    let dir = TemporaryDirectory()
+    let trace = dir.file("probe.loupe")
+    let run = try BuiltProducts.run(
+      "loupe", ["record", trace, "--", try examples(), "probe", "--burst", "5", "--hold", "--seconds", "0.2"])
+    #expect(run.status == 0)
+    #expect(run.stdout == "")
+    #expect(run.stderr.hasSuffix("note: recorded 14 events to \(trace)\n"))
+    let reader = try TraceReader(path: trace)
+    #expect(reader.header.program == "loupe-examples")
+    let events = try reader.readAll()
+    #expect(events.map(\.seq) == Array(1...14))
+    #expect(events.first?.kind == "session.started")
+    #expect(reader.truncation == nil)
+    // Recorded lines are the wire events, unchanged, and `show` reads them back.
+    let changes = try BuiltProducts.run("loupe", ["show", trace, "--format", "changes"])
+    #expect(changes.stdout == String(repeating: "Probe#1: _count changed.\n", count: 5))
+  }
+
+  @Test func aKilledProgramLeavesACompleteTraceAndItsStatus() throws {
+    let dir = TemporaryDirectory()
+    let trace = dir.file("killed.loupe")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try BuiltProducts.executable("loupe"))
+    process.arguments = ["attach", "--format", "json", "--record", trace, "--", try examples(), "probe", "--burst", "50", "--hold"]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    // Read the live events until the burst is done, then kill the program.
+    var pid: Int32 = 0
+    var buffer = Data()
+    reading: while true {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      buffer += chunk
+      for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
+        if let event = try? Event(jsonText: Array(line.utf8)), case .sessionStarted(let started) = event.payload {
+          pid = Int32(started.pid)
+        }
+        if line.contains("probe:burst-done") { break reading }
+      }
+    }
+    #expect(pid > 0)
+    kill(pid, SIGKILL)
+    _ = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 128 + SIGKILL)
+    let reader = try TraceReader(path: trace)
+    let events = try reader.readAll()
+    #expect(events.count == 103)  // session, store, 50 × (action, change), burst-done
+    #expect(reader.truncation == nil)
+  }
+
+  @Test func programsThatDoNotSpeakTheProtocol() throws {
+    let echo = try BuiltProducts.run("loupe", ["attach", "--", "/bin/echo", "hello"])
+    #expect(echo.status == 3)
+    #expect(echo.stderr.hasPrefix("Error: '/bin/echo' does not speak the Loupe protocol: its output is not LSP-framed JSON-RPC ("))
+    let dir = TemporaryDirectory()
+    let quiet = try BuiltProducts.run("loupe", ["record", dir.file("x.loupe"), "--", "/bin/true"])
+    #expect(quiet.status == 3)
+    #expect(
+      quiet.stderr
+        == "Error: '/bin/true' exited with status 0 before it answered 'initialize'. Is it built with Loupe, and does it create a store?\n")
+    let missing = try BuiltProducts.run("loupe", ["attach", "--", "/nonexistent/app"])
+    #expect(missing.status == 3)
+    #expect(missing.stderr.hasPrefix("Error: Cannot launch '/nonexistent/app'"))
+  }
+
+  @Test func attachUsageErrors() async {
+    let none = await loupe("attach")
+    #expect(none.status == 2)
+    #expect(
+      none.stderr == """
+        Error: Missing the program to run: '-- COMMAND [ARG...]' (or '--socket PATH')
+        Usage: loupe attach [FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | -- COMMAND [ARG...]]
+        See 'loupe attach --help'.
+
+        """)
+    let both = await loupe("attach", "--socket", "/tmp/x.sock", "--", "./App")
+    #expect(both.stderr.hasPrefix("Error: Give either '--socket PATH' or a command to run, not both\n"))
+    let stdio = await loupe("attach", "--stdio", "--format", "json", "--", "./App")
+    #expect(stdio.stderr.hasPrefix("Error: '--format' does not apply to '--stdio': the editor receives the protocol\n"))
+    let record = await loupe("record", "t.loupe")
+    #expect(record.status == 2)
+    #expect(record.stderr.hasPrefix("Error: Missing the program to run: '-- COMMAND [ARG...]' (or '--socket PATH')\n"))
+  }
+
+  @Test func recordingToAnUnwritablePlaceFailsBeforeLaunching() throws {
+    let run = try BuiltProducts.run("loupe", ["record", "/nonexistent-dir/t.loupe", "--", try examples(), "probe"])
+    #expect(run.status == 3)
+    #expect(run.stderr == "Error: Cannot write the recording to '/nonexistent-dir/t.loupe': No such file or directory.\n")
+  }
+
+  @Test func attachToASocket() throws {
+    let dir = TemporaryDirectory()
+    let socket = dir.file("probe.sock")
+    let program = Process()
+    program.executableURL = URL(fileURLWithPath: try examples())
+    program.arguments = ["probe", "--burst", "2", "--hold", "--seconds", "0.5"]
+    program.environment = ["LOUPE": "unix:\(socket)"]
+    let ready = Pipe()
+    program.standardOutput = ready
+    try program.run()
+    // Wait (without sleeping) for "probe: ready", printed once the socket listens.
+    var seen = ""
+    while !seen.contains("probe: ready") {
+      let chunk = ready.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+    }
+    let run = try BuiltProducts.run("loupe", ["attach", "--socket", socket, "--format", "changes"])
+    program.waitUntilExit()
+    #expect(run.status == 0)
+    #expect(run.stdout == "Probe#1: _count changed.\nProbe#1: _count changed.\n")
+  }
+
+  @Test func stdioBridgePassesTheProtocolThroughAndRecords() throws {
+    let dir = TemporaryDirectory()
+    let trace = dir.file("bridge.loupe")
+    let frames = LSP.frames([
+      ["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["clientInfo": ["name": "editor"]]],
+      ["jsonrpc": "2.0", "method": "initialized", "params": [:]],
+      ["jsonrpc": "2.0", "id": 2, "method": "loupe/subscribe", "params": ["history": true, "filter": ["kinds": ["mark"]]]],
+      ["jsonrpc": "2.0", "id": 3, "method": "loupe/mark", "params": ["label": "from the editor"]],
+    ])
+    let run = try BuiltProducts.run(
+      "loupe", ["attach", "--stdio", "--record", trace, "--", try examples(), "probe", "--burst", "1", "--hold", "--seconds", "0.3"],
+      stdin: frames, closeStdin: false)
+    #expect(run.status == 0)
+    let messages = try LSP.parse(Data(run.stdout.utf8))
+    #expect(messages.first?["result"]?["serverInfo"]?["name"] == "loupe")
+    let marks = messages.compactMap { $0["params"]?["events"]?.arrayValue }.flatMap { $0 }.compactMap { $0["label"]?.stringValue }
+    // The editor's mark may come before or after the burst; the program's goodbye is last.
+    #expect(
+      Set(marks.map { $0.hasPrefix("probe:burst-done") ? "probe:burst-done" : $0 }) == ["probe:burst-done", "from the editor", "probe:bye"])
+    #expect(marks.last == "probe:bye")
+    #expect(messages.contains { $0["id"] == 3 && $0["result"]?["seq"] != nil })
+    let recorded = try TraceReader(path: trace).readAll()
+    #expect(recorded.compactMap { if case .mark(let m) = $0.payload { m.label } else { nil } }.count == 3)
+  }
+}
+
+/// LSP framing for tests that talk to loupe as an editor would.
+enum LSP {
+  static func frames(_ messages: [JSON]) -> Data {
+    var data = Data()
+    for message in messages {
+      let body = Data(message.jsonText.utf8)
+      data += Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+    }
+    return data
+  }
+
+  static func parse(_ data: Data) throws -> [JSON] {
+    var messages: [JSON] = []
+    var rest = Substring(String(decoding: data, as: UTF8.self))
+    while let headerEnd = rest.range(of: "\r\n\r\n") {
+      let header = rest[..<headerEnd.lowerBound]
+      guard let length = Int(header.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") else { break }
+      let bodyStart = headerEnd.upperBound
+      let bytes = Array(rest[bodyStart...].utf8.prefix(length))
+      messages.append(try JSONParser.parse(bytes))
+      rest = Substring(String(decoding: Array(rest[bodyStart...].utf8.dropFirst(length)), as: UTF8.self))
+    }
+    return messages
+  }
+}
