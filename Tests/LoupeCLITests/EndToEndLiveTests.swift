@@ -101,9 +101,10 @@ import Testing
   }
 
   @Test func programsThatDoNotSpeakTheProtocol() throws {
-    let echo = try BuiltProducts.run("loupe", ["attach", "--", "/bin/echo", "hello"])
-    #expect(echo.status == 3)
-    #expect(echo.stderr.hasPrefix("Error: '/bin/echo' does not speak the Loupe protocol: its output is not LSP-framed JSON-RPC ("))
+    // Output that is not LSP framing, from a program that is still running.
+    let chatty = try BuiltProducts.run("loupe", ["attach", "--", "/bin/sh", "-c", "printf 'hello\\r\\n\\r\\n'; exec sleep 30"])
+    #expect(chatty.status == 3)
+    #expect(chatty.stderr.hasPrefix("Error: '/bin/sh' does not speak the Loupe protocol: its output is not LSP-framed JSON-RPC ("))
     let dir = TemporaryDirectory()
     let quiet = try BuiltProducts.run("loupe", ["record", dir.file("x.loupe"), "--", "/bin/true"])
     #expect(quiet.status == 3)
