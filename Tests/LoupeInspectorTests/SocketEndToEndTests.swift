@@ -111,4 +111,30 @@ import Testing
     _ = try await watcher.send(MarkRequest(label: "probe:exit"))
     #expect(await probe.waitForExit() == 0)
   }
+
+  @Test func aClientProcessKilledMidStreamLeavesTheProgramRunning() async throws {
+    let probe = try Probe.Listening()
+    let watcher = try await probe.connect()
+    var watcherReader = EventReader(watcher)
+    _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
+
+    let doomed = Process()
+    doomed.executableURL = URL(fileURLWithPath: Probe.executable)
+    doomed.arguments = ["probe", "--client", probe.socketPath]
+    let output = Pipe()
+    doomed.standardOutput = output
+    try doomed.run()
+    try Probe.waitForLine("probe: subscribed", in: output.fileHandleForReading)
+    _ = try await watcher.send(MarkRequest(label: "probe:burst 100000"))
+    try Probe.waitForLine("probe: streaming", in: output.fileHandleForReading)
+    kill(doomed.processIdentifier, SIGKILL)  // mid-stream: the burst is still being sent
+    doomed.waitUntilExit()
+    #expect(doomed.terminationReason == .uncaughtSignal)
+
+    // The program finishes its work and still serves.
+    _ = await watcherReader.read { $0.isMark("probe:burst-done") }
+    #expect(try await watcher.send(StateRequest(store: "Probe#1", path: "count")).state == 100_000)
+    _ = try await watcher.send(MarkRequest(label: "probe:exit"))
+    #expect(await probe.waitForExit() == 0)
+  }
 }

@@ -71,9 +71,8 @@ import Testing
     // A stray print() in the program goes to stderr and cannot corrupt the channel.
     _ = try await client.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
     _ = try await client.send(MarkRequest(label: "probe:print Content-Length: 5\r\n\r\n{oops"))
-    _ = try await client.send(MarkRequest(label: "probe:tick"))
-    _ = try await client.send(MarkRequest(label: "after-print"))
-    let afterPrint = await reader.read { $0.isMark("after-print") }
+    _ = try await client.send(MarkRequest(label: "probe:echo after-print"))
+    let afterPrint = await reader.read { $0.isMark("echo after-print") }
     #expect(afterPrint.allSatisfy { $0.kind == "mark" })
     #expect(try await client.send(StoresRequest()).count == 1)
 

@@ -158,3 +158,38 @@ import Testing
     #expect(errorCode(harness.sentMessages.last ?? .null) == (.null, -32700))
   }
 }
+
+@Suite struct ServerSessionFuzzTests {
+  /// Random bodies — JSON-ish noise and mutations of real messages — never trap, and every
+  /// answer is a well-formed JSON-RPC response or array of them.
+  @Test func randomBodiesNeverTrap() {
+    var random = SplitMix64(state: 2024)
+    let seeds = [
+      #"{"jsonrpc":"2.0","id":1,"method":"loupe/mark","params":{"label":"x"}}"#,
+      #"[{"jsonrpc":"2.0","id":"a","method":"loupe/stores"},{"jsonrpc":"2.0","method":"exit"}]"#,
+      #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"clientInfo":{"name":"n"}}}"#,
+    ].map { Array($0.utf8) }
+    let alphabet = Array(#"{}[],:"0123456789-.eE truefalsnuljsonrpcidmethodparams\é"#.utf8)
+    for round in 0..<3_000 {
+      let harness = SessionHarness()
+      if round % 2 == 0 { harness.initialize() }
+      var body = seeds[Int.random(in: 0..<seeds.count, using: &random)]
+      for _ in 0..<Int.random(in: 0...6, using: &random) where !body.isEmpty {
+        let position = Int.random(in: 0..<body.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: body[position] = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+        case 1: body.remove(at: position)
+        default: body.insert(alphabet[Int.random(in: 0..<alphabet.count, using: &random)], at: position)
+        }
+      }
+      harness.session.receive(body)
+      for reply in harness.sentMessages {
+        for item in reply.arrayValue ?? [reply] {
+          #expect(item["jsonrpc"] == "2.0")
+          #expect((item["result"] != nil) != (item["error"] != nil))
+        }
+      }
+    }
+  }
+}

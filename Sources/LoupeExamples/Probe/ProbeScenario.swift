@@ -15,11 +15,12 @@ import Synchronization
 /// | `probe:tick` | one `action.received` + `state.changed` (count += 1) |
 /// | `probe:burst N` | N ticks as fast as possible, then mark `probe:burst-done ms=… rssKB=…` |
 /// | `probe:print TEXT` | `print(TEXT)` — must reach stderr, never the protocol |
+/// | `probe:echo TEXT` | mark `echo TEXT`, once every earlier command has run |
 /// | `probe:exit` | mark `probe:bye`, then exit 0 |
 ///
 /// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`),
 /// `--seconds S` (the longest it lives, default 60), `--also-listen PATH` (a Unix socket
-/// besides what `LOUPE` says). Once the inspector is up it writes `probe: ready` to fd 1
+/// besides what `LOUPE` says), `--client SOCKET` (be a client instead, see ``ProbeClient``). Once the inspector is up it writes `probe: ready` to fd 1
 /// (stderr under `LOUPE=stdio`), so a test can wait for it without sleeping; likewise
 /// `probe: burst-done` after each burst.
 public enum ProbeScenario {
@@ -35,6 +36,7 @@ public enum ProbeScenario {
       case "--hold": hold = true
       case "--seconds": seconds = Double(iterator.next() ?? "") ?? seconds
       case "--also-listen": alsoListen = iterator.next()
+      case "--client": ProbeClient.run(socketPath: iterator.next() ?? "")
       default:
         FileHandle.standardError.write(Data("probe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -158,6 +160,9 @@ final class ProbeCommands: EventSink, Sendable {
         print(words.dropFirst().first ?? "")
         fflush(nil)  // all C streams: the text must leave the process before any kill
       }
+    case "echo":
+      // Marked from the command queue: proves every earlier command has run.
+      probe.commands.async { probe.bus.emit(.mark(Mark(label: "echo " + (words.dropFirst().first ?? "")))) }
     case "exit": probe.commands.async { probe.exitSignal.signal() }
     default: return
     }

@@ -96,6 +96,32 @@ public final class LaunchedProgram: Sendable {
     thread.start()
   }
 
+  /// Launches `command` with `LOUPE=stdio` and returns it with a connection to its
+  /// stdin/stdout, **not started**: for callers that handle raw frames themselves, e.g. a
+  /// bridge that forwards every frame between an editor and the program
+  /// (`loupe attach --stdio`). Most callers want ``LoupeClient/launch(_:environment:stderr:)``.
+  ///
+  /// ```swift
+  /// let (program, child) = try LaunchedProgram.launch(["./MyApp"])
+  /// let editor = try Connection(input: 0, output: 1, ownsDescriptors: false)
+  /// child.start(onFrame: { editor.send(body: $0) }, onClose: { _ in editor.finish() })
+  /// editor.start(onFrame: { child.send(body: $0) }, onClose: { _ in child.finish() })
+  /// let status = await program.waitForExit()
+  /// ```
+  public static func launch(
+    _ command: [String], environment: [String: String]? = nil, stderr: FileHandle? = nil
+  ) throws(ClientError) -> (program: LaunchedProgram, connection: Connection) {
+    let (program, input, output) = try start(command, environment: environment, stderr: stderr)
+    do {
+      return (program, try Connection(input: input, output: output))
+    } catch {
+      Posix.closeDescriptor(input)
+      Posix.closeDescriptor(output)
+      program.terminate()
+      throw .launchFailed("Cannot set up the connection: \(error)")
+    }
+  }
+
   /// Starts `command` with `LOUPE=stdio`; returns the program and the descriptors to read its
   /// stdout from and write its stdin to (owned by the caller).
   static func start(

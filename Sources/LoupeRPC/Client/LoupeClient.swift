@@ -57,14 +57,7 @@ public final class LoupeClient: Sendable {
   public static func launch(
     _ command: [String], environment: [String: String]? = nil, stderr: FileHandle? = nil
   ) throws(ClientError) -> LoupeClient {
-    let (program, input, output) = try LaunchedProgram.start(command, environment: environment, stderr: stderr)
-    let connection: Connection
-    do {
-      connection = try Connection(input: input, output: output)
-    } catch {
-      program.terminate()
-      throw .launchFailed("Cannot set up the connection: \(error)")
-    }
+    let (program, connection) = try LaunchedProgram.launch(command, environment: environment, stderr: stderr)
     let client = LoupeClient(connection: connection, program: program)
     client.start()
     return client
