@@ -18,7 +18,7 @@ import Testing
       let message = try session.receive()
       for event in message["params"]?["events"]?.arrayValue ?? [] { seqs.append(event["seq"]!.intValue!) }
     }
-    #expect(seqs == [10, 26, 27, 35, 36, 45, 46, 55, 56, 62])
+    #expect(seqs == [10, 26, 27, 35, 36, 45, 46, 55, 59, 62])
 
     let stores = try session.request(3, "loupe/stores", [:])
     #expect(

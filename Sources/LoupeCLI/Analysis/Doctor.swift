@@ -4,8 +4,9 @@ import LoupeCore
 ///
 /// - **effects never finished or cancelled** by the end of the trace (and effects that
 ///   outlived their store);
-/// - **effects cancelled from another store**: an `effect.cancelled` whose `by.store` is not
-///   the effect's own store (seed 000: one page's store cancels another page's timer);
+/// - **effects cancelled from another store**: an `effect.cancelled` (`cancel` or
+///   `cancelInFlight`) whose `by.store` is not the effect's own store (seed 000: one page's
+///   store cancels another page's timer). Effects ended with their identity or store are not;
 /// - **derived values recomputed with unchanged output**: at least 2 such recomputations and
 ///   at least a quarter of all of that value's recomputations;
 /// - **identity churn**: a store id that began 3 or more identities (each new identity starts
@@ -79,7 +80,9 @@ struct Doctor {
       running[e.effect] = nil
     case .effectCancelled(let e):
       let started = running.removeValue(forKey: e.effect)
-      guard let by = e.by, by.store != e.store else { break }
+      // Ending a child's identity or destroying a store cancels its effects on purpose (the
+      // parent's action is then `by`); only cancel ids reaching across stores are the pitfall.
+      guard let by = e.by, by.store != e.store, e.reason == .cancel || e.reason == .cancelInFlight else { break }
       let key = CrossStoreKey(store: e.store, by: by.store, cancelID: e.cancelID)
       if crossStore[key] == nil { crossStoreOrder.append(key) }
       crossStore[key, default: Examples()].add(

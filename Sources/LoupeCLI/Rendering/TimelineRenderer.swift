@@ -129,7 +129,9 @@ struct TimelineRenderer {
       var text = "effect \(e.effect) cancelled\(ran(e.effect, until: event.time)): \(e.reason.rawValue)"
       if let by = e.by {
         text += " by \(by.store) (#\(by.cause)\(actions[by.cause].map { " \($0)" } ?? ""))"
-        if by.store != e.store { text += " " + style.apply(.boldRed, "— another store") }
+        if by.store != e.store, e.reason == .cancel || e.reason == .cancelInFlight {
+          text += " " + style.apply(.boldRed, "— another store")
+        }
       }
       return (text, [])
     case .derivedRecomputed(let e):

@@ -70,10 +70,14 @@ def pages():
         s.add(t + 0.07, "identity.changed", store=detail, identity=f"DetailFeature@{n}", previous=None, reason="presented")
         e = 2 + n
         s.add(t + 0.08, "effect.started", store=detail, effect=e, cause=a, cancelID=None)
-        s.add(t + 40.0, "effect.finished", store=detail, effect=e, outcome="failed" if n == 2 else "completed", **({"error": "URLError.timedOut"} if n == 2 else {}))
+        if n < 3:
+            s.add(t + 40.0, "effect.finished", store=detail, effect=e, outcome="failed" if n == 2 else "completed", **({"error": "URLError.timedOut"} if n == 2 else {}))
         a = s.add(t + 100.0, "action.received", store=app, action="AppFeature.Action.detailDismissed", value=None, origin="send")
         s.add(t + 100.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": {"text": ""}, "new": None}], summary="AppFeature#1: _detail changed.")
         s.add(t + 100.06, "identity.changed", store=detail, identity=f"DetailFeature@{n}", previous=None, reason="dismissed")
+        if n == 3:
+            # Still loading when dismissed: ended with its identity, by the parent's action (not a pitfall).
+            s.add(t + 100.065, "effect.cancelled", store=detail, effect=e, cancelID=None, reason="identityEnded", by={"store": app, "cause": a})
         s.add(t + 100.07, "store.destroyed", store=detail, identity=f"DetailFeature@{n}")
     s.add(4200.0, "warning", code="sendToEndedStore", message="PageFeature.Action.saveTapped was sent to a store whose identity has ended; it was ignored.", store=detail)
     s.add(4250.0, "dropped", count=3)
