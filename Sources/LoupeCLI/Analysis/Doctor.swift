@@ -164,8 +164,8 @@ struct Doctor {
         code: "effect-cancelled-by-another-store",
         title: "Effect cancelled by another store",
         details: details,
-        why: "Cancellation ids are shared by every store in the program: when one store cancels \(key.cancelID.map { "\"\($0)\"" } ?? "an id"), the effects of other stores that used the same id stop too. A page's timer stops when you swipe to the next page.",
-        fix: "Make the id unique per store, e.g. include the element's id in it (.cancellable(id: TimerID(page: id))), or run the stores as children of one parent store (forEach / scope) so each child's effects are its own.",
+        why: "The cancel id \(key.cancelID.map { "\"\($0)\" " } ?? "")is shared across stores (a process-wide cancellation scope, as in TCA): when one store cancels it, the effects other stores started with the same id stop too. A page's timer stops when you swipe to the next page.",
+        fix: "Keep cancel ids per store (Loupe's default, CancellationScope.isolated), make the id unique per store by including the element's id (.cancellable(id: TimerID(page: id))), or run the stores as children of one parent store (forEach / scope) so each child's effects are its own.",
         seqs: Array(Set(seqs).sorted().prefix(Finding.maximumSeqs)))
     }
   }

@@ -22,18 +22,30 @@ struct Finding: Sendable, Equatable {
     ]
   }
 
+  /// Wraps at spaces, but never inside a bracketed path component (`pages[id: 2]`).
+  private static func wrap(_ text: String, width: Int) -> [String] {
+    var protected = ""
+    var depth = 0
+    for character in text {
+      if character == "[" { depth += 1 }
+      if character == "]" { depth = max(0, depth - 1) }
+      protected.append(character == " " && depth > 0 ? "\u{00A0}" : character)
+    }
+    return HelpFormatter.wrap(protected, width: width).map { $0.replacingOccurrences(of: "\u{00A0}", with: " ") }
+  }
+
   func text(number: Int, style: Style) -> String {
     let indent = String(repeating: " ", count: 2 + String(number).count)
     var text = style.bold("\(number). \(title)") + "\n"
     for detail in details {
       // List items ("- …") continue under their text.
       let hanging = detail.hasPrefix("- ") ? "  " : ""
-      for (offset, line) in HelpFormatter.wrap(detail, width: 96 - indent.count - hanging.count).enumerated() {
+      for (offset, line) in Self.wrap(detail, width: 96 - indent.count - hanging.count).enumerated() {
         text += indent + (offset == 0 ? "" : hanging) + line + "\n"
       }
     }
     for (label, body) in [("Why:", why), ("Fix:", fix)] {
-      let lines = HelpFormatter.wrap(body, width: 96 - indent.count - 5)
+      let lines = Self.wrap(body, width: 96 - indent.count - 5)
       for (offset, line) in lines.enumerated() {
         text += indent + (offset == 0 ? style.apply(.yellow, label) + " " : "     ") + line + "\n"
       }
