@@ -182,3 +182,11 @@ final class Transcript: Sendable {
     try? text.write(to: directory.appendingPathComponent("\(name).jsonl"), atomically: true, encoding: .utf8)
   }
 }
+
+extension LoupeClient {
+  /// Tells the probe to exit (`probe:exit`) without waiting for the answer: the program may
+  /// be gone before it could write one.
+  func askProbeToExit() {
+    connection.send(MarkRequest(label: "probe:exit").message(id: "probe-exit"))
+  }
+}

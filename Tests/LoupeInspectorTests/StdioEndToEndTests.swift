@@ -33,12 +33,12 @@ import Testing
     #expect(history >= 2)
     let startup = await reader.read { $0.isMark("probe:burst-done") }
     #expect(startup.first?.kind == "session.started")
-    #expect(startup.dropFirst().first?.payload == .storeCreated(StoreCreated(store: "Probe#1", type: "Probe", parent: nil, identity: "Probe#1@1")))
+    #expect(startup.contains { $0.payload == .storeCreated(StoreCreated(store: "Probe#1", type: "ProbeFeature", parent: nil, identity: "i1")) })
     #expect(startup.filter { $0.kind == "state.changed" }.count == 3)
     expectNoUnreportedGap(startup, from: 1)
 
     // Stores and state.
-    #expect(try await client.send(StoresRequest()) == [StoreInfo(id: "Probe#1", type: "Probe", parent: nil, identity: "Probe#1@1")])
+    #expect(try await client.send(StoresRequest()) == [StoreInfo(id: "Probe#1", type: "ProbeFeature", parent: nil, identity: "i1")])
     let whole = try await client.send(StateRequest(store: "Probe#1"))
     #expect(whole.store == "Probe#1")
     #expect(whole.state["count"] == 3)
@@ -116,8 +116,9 @@ import Testing
     _ = try await client.initialize(clientName: "tests")
     let history = try await client.subscribe(SubscribeRequest(history: true))
     let events = await reader.read { $0.isMark("probe:burst-done") }
-    #expect(history == 16_003)
-    #expect(events.count == 16_003)
+    // session.started, identity.changed, store.created, 16 000 events, the burst-done mark.
+    #expect(history == 16_004)
+    #expect(events.count == 16_004)
     #expect(events.allSatisfy { $0.droppedCount == nil })
     expectNoUnreportedGap(events, from: 1)
     client.program?.terminate()
@@ -129,7 +130,7 @@ import Testing
     _ = try await client.initialize(clientName: "tests")
     _ = try await client.subscribe(SubscribeRequest(history: true))
     _ = try await client.send(MarkRequest(label: "probe:burst 2000"))
-    _ = try await client.send(MarkRequest(label: "probe:exit"))
+    client.askProbeToExit()
     let events = await reader.readToEnd()
     #expect(events.last?.markLabel == "probe:bye")
     #expect(events.contains { $0.isMark("probe:burst-done") })
@@ -156,7 +157,7 @@ import Testing
     _ = try await other.initialize(clientName: "survivor")
     _ = try await other.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")]), history: true))
     _ = await otherReader.read { $0.isMark("probe:burst-done") }
-    _ = try await other.send(MarkRequest(label: "probe:exit"))
+    other.askProbeToExit()
     #expect(await program.waitForExit() == .exited(0))
     #expect(!FileManager.default.fileExists(atPath: socket))
 

@@ -1,18 +1,17 @@
 import Dispatch
 import Foundation
 import Loupe
-import Synchronization
 
 /// `loupe-examples probe`: a hidden scenario the protocol's end-to-end tests drive.
 ///
-/// It plays a tiny store, `Probe#1` (state `{count, items, settings}`), emitting its events
-/// straight onto ``EventBus/shared`` and answering `loupe/state` through its own directory. A
-/// client steers it with `loupe/mark` labels (so the same commands work over stdio and
-/// sockets):
+/// It runs one real store, `Probe#1` (a ``ProbeFeature``: state `{count, items, settings}`),
+/// whose creation turns the inspector on from `LOUPE=…` like any program's first store. A
+/// client steers it with `loupe/mark` labels, so the same commands work over stdio and
+/// sockets:
 ///
 /// | mark label | effect |
 /// |---|---|
-/// | `probe:tick` | one `action.received` + `state.changed` (count += 1) |
+/// | `probe:tick` | send `.tick` (count += 1): `action.received` + `state.changed` |
 /// | `probe:burst N` | N ticks as fast as possible, then mark `probe:burst-done ms=… rssKB=…` |
 /// | `probe:print TEXT` | `print(TEXT)` — must reach stderr, never the protocol |
 /// | `probe:echo TEXT` | mark `echo TEXT`, once every earlier command has run |
@@ -20,10 +19,11 @@ import Synchronization
 ///
 /// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`),
 /// `--seconds S` (the longest it lives, default 60), `--also-listen PATH` (a Unix socket
-/// besides what `LOUPE` says), `--client SOCKET` (be a client instead, see ``ProbeClient``). Once the inspector is up it writes `probe: ready` to fd 1
-/// (stderr under `LOUPE=stdio`), so a test can wait for it without sleeping; likewise
-/// `probe: burst-done` after each burst.
+/// besides what `LOUPE` says), `--client SOCKET` (be a client instead, see ``ProbeClient``).
+/// Once the inspector is up it writes `probe: ready` to fd 1 (stderr under `LOUPE=stdio`), so
+/// a test can wait for it without sleeping; likewise `probe: burst-done` after each burst.
 public enum ProbeScenario {
+  @MainActor
   public static func main(_ arguments: [String]) -> Never {
     var burst = 0
     var hold = false
@@ -42,8 +42,7 @@ public enum ProbeScenario {
         exit(2)
       }
     }
-    let probe = ProbeStore(bus: .shared)
-    InspectorAutostart.run()
+    let store = Store(initialState: ProbeFeature.State(), name: "Probe#1") { ProbeFeature() }
     if let alsoListen {
       do {
         try Inspector.start(.unix(alsoListen))
@@ -52,53 +51,74 @@ public enum ProbeScenario {
         exit(1)
       }
     }
-    probe.bus.directory = probe
-    probe.bus.attach(ProbeCommands(probe: probe))
-    probe.created()
+    let probe = Probe(store: store)
+    EventBus.shared.attach(ProbeCommands())
     FileHandle.standardOutput.write(Data("probe: ready\n".utf8))
     probe.burst(burst)
-    if hold {
-      _ = probe.exitSignal.wait(timeout: .now() + seconds)
-    }
-    probe.bus.emit(.mark(Mark(label: "probe:bye")))
-    exit(0)
+    guard hold else { probe.finish() }
+    DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { MainActor.assumeIsolated { probe.run("exit", "") } }
+    ProbeCommands.probe = probe
+    dispatchMain()
   }
 }
 
-/// The probe's pretend store.
-final class ProbeStore: StoreDirectory, Sendable {
-  static let id = "Probe#1"
-  let bus: EventBus
-  let count = Mutex(0)
-  let exitSignal = DispatchSemaphore(value: 0)
-  let commands = DispatchQueue(label: "probe.commands")
-
-  init(bus: EventBus) { self.bus = bus }
-
-  func created() {
-    bus.emit(.storeCreated(StoreCreated(store: Self.id, type: "Probe", parent: nil, identity: "Probe#1@1")))
+/// The probe's feature: a counter with a little more state to query by path.
+struct ProbeFeature: Reducer {
+  struct Item: Identifiable, Equatable {
+    var id: Int
+    var title: String
   }
 
-  func tick() {
-    let n = count.withLock { count in
-      count += 1
-      return count
+  struct State: Equatable {
+    var count = 0
+    var items: IdentifiedArrayOf<Item> = [Item(id: 1, title: "milk"), Item(id: 2, title: "eggs")]
+    var settings = ["theme": "dark"]
+  }
+
+  enum Action {
+    case tick
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tick: state.count += 1
     }
-    let cause = bus.emit(.actionReceived(ActionReceived(store: Self.id, action: "Probe.Action.tick", value: ["n": .int(n)], origin: .send)))
-    bus.emit(
-      .stateChanged(
-        StateChanged(
-          store: Self.id, cause: cause, changes: [Change(path: "count", op: .replace, old: .int(n - 1), new: .int(n))],
-          summary: "\(Self.id): _count changed.")))
+    return .none
+  }
+}
+
+/// Runs the commands, on the main actor.
+@MainActor
+final class Probe {
+  let store: Store<ProbeFeature.State, ProbeFeature.Action>
+
+  init(store: Store<ProbeFeature.State, ProbeFeature.Action>) { self.store = store }
+
+  func run(_ command: String, _ argument: String) {
+    switch command {
+    case "tick": store.send(.tick)
+    case "burst": burst(Int(argument) ?? 0)
+    case "print":
+      print(argument)
+      fflush(nil)  // all C streams: the text must leave the process before any kill
+    case "echo": EventBus.shared.emit(.mark(Mark(label: "echo " + argument)))
+    case "exit": finish()
+    default: return
+    }
   }
 
   func burst(_ n: Int) {
     guard n > 0 else { return }
     let start = ContinuousClock.now
-    for _ in 0..<n { tick() }
+    for _ in 0..<n { store.send(.tick) }
     let ms = (ContinuousClock.now - start) / .milliseconds(1)
-    bus.emit(.mark(Mark(label: "probe:burst-done ms=\(Int(ms)) rssKB=\(Self.peakResidentKB())")))
+    EventBus.shared.emit(.mark(Mark(label: "probe:burst-done ms=\(Int(ms)) rssKB=\(Self.peakResidentKB())")))
     FileHandle.standardOutput.write(Data("probe: burst-done\n".utf8))
+  }
+
+  func finish() -> Never {
+    EventBus.shared.emit(.mark(Mark(label: "probe:bye")))
+    exit(0)
   }
 
   /// Peak resident memory (VmHWM), in KB.
@@ -109,62 +129,20 @@ final class ProbeStore: StoreDirectory, Sendable {
     }
     return 0
   }
-
-  // MARK: StoreDirectory
-
-  func liveStores() -> [StoreInfo] {
-    [StoreInfo(id: Self.id, type: "Probe", parent: nil, identity: "Probe#1@1")]
-  }
-
-  func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON) {
-    guard store == Self.id else { throw .unknownStore(store) }
-    let n = count.withLock { $0 }
-    let state: JSON = [
-      "count": .int(n),
-      "items": [["id": 1, "title": "milk"], ["id": 2, "title": "eggs"]],
-      "settings": ["theme": "dark"],
-    ]
-    let seq = bus.lastSeq
-    guard let path else { return (seq, state) }
-    var value = state
-    for component in path.components {
-      let next: JSON?
-      switch component {
-      case .field(let name), .key(let name): next = value[name]
-      case .index(let index):
-        let array = value.arrayValue ?? []
-        next = index < array.count ? array[index] : Optional<JSON>.none
-      case .id(let id): next = value.arrayValue?.first { $0["id"] == id }
-      }
-      guard let next else { throw .noValueAtPath(store: store, path: path.description) }
-      value = next
-    }
-    return (seq, value)
-  }
 }
 
-/// Watches for `probe:` marks and runs them on the probe's own queue (a sink must not emit).
+/// Watches for `probe:` marks and runs them on the main queue (a sink must not act inside
+/// `receive`: the bus is locked).
 final class ProbeCommands: EventSink, Sendable {
-  let probe: ProbeStore
-  init(probe: ProbeStore) { self.probe = probe }
+  @MainActor static var probe: Probe?
 
   func receive(_ event: Event) {
     guard case .mark(let mark) = event.payload, mark.label.hasPrefix("probe:") else { return }
     let words = mark.label.dropFirst(6).split(separator: " ", maxSplits: 1).map(String.init)
-    let probe = self.probe
-    switch words.first {
-    case "tick": probe.commands.async { probe.tick() }
-    case "burst": probe.commands.async { probe.burst(Int(words.dropFirst().first ?? "") ?? 0) }
-    case "print":
-      probe.commands.async {
-        print(words.dropFirst().first ?? "")
-        fflush(nil)  // all C streams: the text must leave the process before any kill
-      }
-    case "echo":
-      // Marked from the command queue: proves every earlier command has run.
-      probe.commands.async { probe.bus.emit(.mark(Mark(label: "echo " + (words.dropFirst().first ?? "")))) }
-    case "exit": probe.commands.async { probe.exitSignal.signal() }
-    default: return
+    guard let command = words.first else { return }
+    let argument = words.count > 1 ? words[1] : ""
+    DispatchQueue.main.async {
+      MainActor.assumeIsolated { ProbeCommands.probe?.run(command, argument) }
     }
   }
 }
