@@ -27,6 +27,8 @@ public final class Derived<Value> {
   private let storeID: String
   private let bus: EventBus
   private let isEqual: ((Value, Value) -> Bool)?
+  /// The `seq` that caused a recomputation: the action received by the derived value's store.
+  private let causeIn: @MainActor (ReductionContext) -> Int
   private var subscribers: [(id: Int, notify: @MainActor (Value, Value, ReductionContext) -> Void)] = []
   private var nextSubscriberID = 0
   private var upstream: StoreSubscription?
@@ -40,8 +42,12 @@ public final class Derived<Value> {
     return current
   }
 
-  private init(name: String, initial: Value, storeID: String, bus: EventBus, isEqual: ((Value, Value) -> Bool)?) {
+  private init(
+    name: String, initial: Value, storeID: String, bus: EventBus, isEqual: ((Value, Value) -> Bool)?,
+    causeIn: @escaping @MainActor (ReductionContext) -> Int
+  ) {
     self.name = name
+    self.causeIn = causeIn
     self.current = initial
     self.storeID = storeID
     self.bus = bus
@@ -50,7 +56,8 @@ public final class Derived<Value> {
 
   /// Builds a derived value over a source that reports (old, new) pairs of `Source`.
   static func make<Source, Input>(
-    name: String, storeID: String, bus: EventBus, source: AnyObject, initialSource: Source,
+    name: String, storeID: String, bus: EventBus, causeIn: @escaping @MainActor (ReductionContext) -> Int,
+    source: AnyObject, initialSource: Source,
     subscribe: (@escaping @MainActor (Source, Source, ReductionContext) -> Void) -> StoreSubscription,
     select: @escaping (Source) -> Input, inputsEqual: ((Input, Input) -> Bool)?,
     compute: @escaping (Input) -> Value, isEqual: ((Value, Value) -> Bool)?
@@ -58,7 +65,7 @@ public final class Derived<Value> {
     var lastInput = select(initialSource)
     let start = bus.isActive ? ContinuousClock.now : nil
     let initial = compute(lastInput)
-    let derived = Derived(name: name, initial: initial, storeID: storeID, bus: bus, isEqual: isEqual)
+    let derived = Derived(name: name, initial: initial, storeID: storeID, bus: bus, isEqual: isEqual, causeIn: causeIn)
     derived.source = source
     if let start {
       derived.report(cause: nil, outputChanged: true, duration: ContinuousClock.now - start)
@@ -79,7 +86,7 @@ public final class Derived<Value> {
     let new = compute()
     let changed = isEqual.map { !$0(current, new) } ?? true
     if let start {
-      report(cause: context.entrySeq, outputChanged: changed, duration: ContinuousClock.now - start)
+      report(cause: causeIn(context), outputChanged: changed, duration: ContinuousClock.now - start)
     }
     guard changed else { return }
     let old = current
@@ -106,7 +113,7 @@ public final class Derived<Value> {
   public func sink(_ receive: @escaping @MainActor (Changes<Value>) -> Void) -> StoreSubscription {
     receive(Changes(previous: nil, current: current))
     return subscribe { old, new, context in
-      receive(Changes(previous: old, current: new, cause: context.active ? context.entrySeq : nil))
+      receive(Changes(previous: old, current: new, cause: context.active ? self.causeIn(context) : nil))
     }
   }
 
@@ -141,7 +148,7 @@ public final class Derived<Value> {
     compute: @escaping (Input) -> Output, isEqual: ((Output, Output) -> Bool)?
   ) -> Derived<Output> {
     .make(
-      name: name, storeID: storeID, bus: bus, source: self, initialSource: current, subscribe: subscribe,
+      name: name, storeID: storeID, bus: bus, causeIn: causeIn, source: self, initialSource: current, subscribe: subscribe,
       select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
   }
 }
@@ -191,8 +198,9 @@ extension Store {
     _ name: String, select: @escaping (State) -> Input, inputsEqual: ((Input, Input) -> Bool)?,
     compute: @escaping (Input) -> Value, isEqual: ((Value, Value) -> Bool)?
   ) -> Derived<Value> {
-    .make(
-      name: name, storeID: storeID, bus: runtime.bus, source: self, initialSource: readState(),
+    let node = self.node
+    return .make(
+      name: name, storeID: storeID, bus: runtime.bus, causeIn: { $0.cause(for: node) }, source: self, initialSource: readState(),
       subscribe: subscribeToChanges, select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
   }
 }

@@ -74,3 +74,10 @@ func makeSession() -> (EventBus, EventRecorder) {
   bus.attach(recorder)
   return (bus, recorder)
 }
+
+/// A flag set from an `@Sendable` closure (observation's `onChange`).
+final class Flag: Sendable {
+  private let storage = Mutex(false)
+  var value: Bool { storage.withLock { $0 } }
+  func set() { storage.withLock { $0 = true } }
+}
