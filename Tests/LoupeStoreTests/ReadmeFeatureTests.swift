@@ -104,4 +104,14 @@ struct BoardFeature: Reducer {
       "20 state.changed BoardFeature#1 cause=16 [-timers[id: 1]: {\"id\":1,\"seconds\":2,\"isRunning\":true}] \"BoardFeature#1: _timers changed.\"",
     ])
   }
+
+  @Test func ticks() async {
+    let clock = TestClock()
+    let store = Store(initialState: BoardFeature.State(), bus: EventBus(), clock: clock) { BoardFeature() }
+    store.send(.addTimer(id: 1))
+    store.send(.timers(.element(id: 1, action: .startTapped)))
+    await clock.advance(by: .seconds(2))
+    #expect(store.timers[id: 1]?.seconds == 2)
+    store.send(.timers(.element(id: 1, action: .stopTapped)))
+  }
 }
