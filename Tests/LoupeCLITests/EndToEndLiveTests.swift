@@ -53,11 +53,11 @@ import Testing
       "loupe", ["record", trace, "--", try examples(), "probe", "--burst", "5", "--hold", "--seconds", "0.2"])
     #expect(run.status == 0)
     #expect(run.stdout == "")
-    #expect(run.stderr.hasSuffix("note: recorded 14 events to \(trace)\n"))
+    #expect(run.stderr.hasSuffix("note: recorded 15 events to \(trace)\n"))
     let reader = try TraceReader(path: trace)
     #expect(reader.header.program == "loupe-examples")
     let events = try reader.readAll()
-    #expect(events.map(\.seq) == Array(1...14))
+    #expect(events.map(\.seq) == Array(1...15))
     #expect(events.first?.kind == "session.started")
     #expect(reader.truncation == nil)
     // Recorded lines are the wire events, unchanged, and `show` reads them back.
@@ -96,7 +96,7 @@ import Testing
     #expect(process.terminationStatus == 128 + SIGKILL)
     let reader = try TraceReader(path: trace)
     let events = try reader.readAll()
-    #expect(events.count == 103)  // session, store, 50 × (action, change), burst-done
+    #expect(events.count == 104)  // session, identity, store, 50 × (action, change), burst-done
     #expect(reader.truncation == nil)
   }
 
