@@ -188,6 +188,39 @@ import Testing
     let recorded = try TraceReader(path: trace).readAll()
     #expect(recorded.compactMap { if case .mark(let m) = $0.payload { m.label } else { nil } }.count == 3)
   }
+
+  @Test func stdioBridgeToASocketLeavesTheProgramRunning() throws {
+    let dir = TemporaryDirectory()
+    let socket = dir.file("probe.sock")
+    let program = Process()
+    program.executableURL = URL(fileURLWithPath: try examples())
+    program.arguments = ["probe", "--hold", "--seconds", "30"]
+    program.environment = ["LOUPE": "unix:\(socket)"]
+    let ready = Pipe()
+    program.standardOutput = ready
+    try program.run()
+    defer { program.terminate() }
+    var seen = ""
+    while !seen.contains("probe: ready") {
+      let chunk = ready.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+    }
+    // The editor initializes, asks for the stores, and leaves with shutdown and exit.
+    let frames = LSP.frames([
+      ["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": [:]],
+      ["jsonrpc": "2.0", "id": 2, "method": "loupe/stores", "params": [:]],
+      ["jsonrpc": "2.0", "id": 3, "method": "shutdown"],
+      ["jsonrpc": "2.0", "method": "exit"],
+    ])
+    let run = try BuiltProducts.run("loupe", ["attach", "--stdio", "--socket", socket], stdin: frames, closeStdin: false)
+    #expect(run.status == 0)
+    let messages = try LSP.parse(Data(run.stdout.utf8))
+    #expect(messages.map { $0["id"] } == [1, 2, 3])
+    #expect(messages[2]["result"] == .null)
+    #expect(messages[1]["result"]?["stores"]?.arrayValue?.first?["id"] == "Probe#1")
+    #expect(program.isRunning)
+  }
 }
 
 /// LSP framing for tests that talk to loupe as an editor would.

@@ -29,49 +29,56 @@ struct StdioBridge {
     guard editorInput >= 0, editorOutput >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout for --stdio.") }
     dup2(STDERR_FILENO, STDOUT_FILENO)
 
-    let program: LoupeClient
+    // Raw connections on both sides: frames pass through without being decoded into events.
+    let program: LaunchedProgram?
+    let child: Connection
     do {
       switch target {
       case .launch(let command):
         var env = context.environment
         env["LOUPE_RECORD"] = nil
-        program = try LoupeClient.launch(command, environment: env)
+        (program, child) = try LaunchedProgram.launch(command, environment: env)
       case .socket(let path):
-        program = try LoupeClient.connect(socketPath: path)
+        let fd = try UnixSocket.connect(to: path)
+        program = nil
+        child = try Connection(input: fd, output: fd)
       }
     } catch {
-      throw CommandFailure(error.description)
+      throw CommandFailure("\(error)")
     }
     let editor: Connection
     do {
       editor = try Connection(input: editorInput, output: editorOutput)
     } catch {
-      program.close()
+      child.close()
       throw CommandFailure("Cannot set up the editor's connection: \(error)")
     }
-    let signals = program.program.map { SignalForwarder.forwarding(to: $0) }
+    let signals = program.map { SignalForwarder.forwarding(to: $0) }
     defer { signals?.cancel() }
 
-    program.onFrame = { [weak editor] body in
-      editor?.send(body: body)
-      recording?.record(frame: body)
-    }
-    editor.start(
-      onFrame: { [weak program] body in program?.connection.send(body: body) },
-      onClose: { [weak program] _ in
-        // The editor left: end its session with the program as an `exit` would (the program
-        // goes on, as with any client that leaves).
-        program?.notify(ExitNotification())
+    let childClosed = AsyncStream<Void>.makeStream()
+    let editorClosed = AsyncStream<Void>.makeStream()
+    child.start(
+      onFrame: { [weak editor] body in
+        editor?.send(body: body)
+        recording?.record(frame: body)
+      },
+      onClose: { [weak editor] _ in
+        editor?.finish()  // write what the program said, then close
+        childClosed.continuation.finish()
       })
-    // The client decodes events too; nobody reads them here, so drain them.
-    for await _ in program.events {}
-    _ = editor.flush(timeout: .seconds(5))
-    editor.finish()
+    editor.start(
+      onFrame: { [weak child] body in child?.send(body: body) },
+      onClose: { [weak child] _ in
+        // The editor left: end its session with the program as an `exit` would.
+        child?.send(ExitNotification().message)
+        editorClosed.continuation.finish()
+      })
+    for await _ in childClosed.stream {}
+    for await _ in editorClosed.stream {}
     recording?.finish()
     var status = ExitStatus.success
-    if let launched = program.program {
-      status = await launched.waitForExit().shellStatus
-    }
+    if let program { status = await program.waitForExit().shellStatus }
     if recording?.failure != nil { return ExitStatus.failure }
     return status
   }

@@ -10,11 +10,14 @@ final class Progress {
   private var lastDraw: ContinuousClock.Instant?
   private var shown = false
   private var calls = 0
+  private let delay: Duration
 
-  init(output: Output, label: String, total: Int?) {
+  /// - Parameter delay: how long an operation runs before progress is shown.
+  init(output: Output, label: String, total: Int?, delay: Duration = .milliseconds(500)) {
     self.output = output
     self.label = label
     self.total = total
+    self.delay = delay
   }
 
   /// Reports `done` bytes; cheap to call for every line.
@@ -22,7 +25,7 @@ final class Progress {
     calls &+= 1
     guard output.isTerminal, calls & 0x3FF == 0 else { return }
     let now = ContinuousClock.now
-    guard now - start > .milliseconds(500) else { return }
+    guard now - start >= delay else { return }
     if let lastDraw, now - lastDraw < .milliseconds(100) { return }
     lastDraw = now
     shown = true
