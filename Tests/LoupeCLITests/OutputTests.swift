@@ -1,3 +1,4 @@
+import LoupeCore
 import Testing
 @testable import LoupeCLI
 
@@ -56,5 +57,21 @@ import Testing
     let p95 = large.percentile(95)!
     #expect(abs(p95 - 47_500) / 47_500 < 0.01)  // within 1% once it is a histogram
     #expect(Distribution().percentile(50) == nil)
+  }
+}
+
+@Suite struct ActionPayloadTests {
+  func payload(_ label: String, _ value: JSON) -> String? {
+    TimelineRenderer.payload(of: ActionReceived(store: "S#1", action: label, value: value, origin: .send))
+  }
+
+  @Test func casesRenderLikeSwift() {
+    #expect(payload("ProbeFeature.Action.tick", "tick") == nil)
+    #expect(payload("PageFeature.Action.selected", ["selected": true]) == "(true)")
+    #expect(
+      payload("AppFeature.Action.pages", ["pages": ["element": ["id": 2, "action": "timerTicked"]]])
+        == #"({element: {id: 2, action: "timerTicked"}})"#)
+    #expect(payload("Counter.Action", ["amount": 3]) == " {amount: 3}")
+    #expect(payload("Counter.Action.reset", .null) == nil)
   }
 }

@@ -89,6 +89,20 @@ struct TimelineRenderer {
     return " after " + Formatting.duration(milliseconds: time - start.time)
   }
 
+  /// What to print after an action's label: nothing for a case without payload (rendered as
+  /// its case name), `(payload)` for `{"case": payload}`, else the value.
+  static func payload(of action: ActionReceived) -> String? {
+    let caseName = action.action.split(separator: ".").last.map(String.init) ?? action.action
+    switch action.value {
+    case .null: return nil
+    case .string(let name) where name == caseName || name == action.action: return nil
+    case .object(let object) where object.count == 1 && object.members[0].key == caseName:
+      return "(" + ValueText.compact(object.members[0].value, maxLength: 120) + ")"
+    default:
+      return " " + ValueText.compact(action.value, maxLength: 120)
+    }
+  }
+
   private func details(_ event: Event) -> (String, [String]) {
     switch event.payload {
     case .sessionStarted(let e):
@@ -110,9 +124,7 @@ struct TimelineRenderer {
       case .parent: text += style.dim(" (from parent)")
       case .effect: text += style.dim(e.effect.map { " (from effect \($0))" } ?? " (from an effect)")
       }
-      if !e.value.isNull, e.value != .string(e.action) {
-        text += " " + style.dim(Formatting.json(e.value, limit: 120))
-      }
+      if let payload = Self.payload(of: e) { text += style.dim(payload) }
       return (text, [])
     case .stateChanged(let e):
       return (e.summary, ChangeLines.lines(e.changes, style: style))

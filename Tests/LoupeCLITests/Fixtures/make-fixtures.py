@@ -59,7 +59,7 @@ def pages():
     s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
     s.add(3300.7, "effect.cancelled", store=p1, effect=1, cancelID="timer", reason="cancelInFlight", by={"store": p2, "cause": a})
     s.add(3300.8, "effect.started", store=p2, effect=2, cause=a, cancelID="timer")
-    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"fontSize": 14}, origin="send")
+    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send")
     s.add(3500.03, "state.changed", store=app, cause=a, changes=[{"path": "settings.fontSize", "op": "replace", "old": 12, "new": 14}], summary="AppFeature#1: _settings changed.")
     s.add(3500.04, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1650)
     # The detail sheet, presented three times: a new identity each time.
@@ -96,7 +96,7 @@ def clean():
     a = s.add(2.0, "action.received", store=app, action="CounterFeature.Action.factButtonTapped", value=None, origin="send")
     s.add(2.1, "state.changed", store=app, cause=a, changes=[{"path": "isLoading", "op": "replace", "old": False, "new": True}], summary="CounterFeature#1: _isLoading changed.")
     s.add(2.2, "effect.started", store=app, effect=1, cause=a, cancelID="fact")
-    a = s.add(252.2, "action.received", store=app, action="CounterFeature.Action.factResponse", value={"success": "1 is the loneliest number."}, origin="effect", effect=1)
+    a = s.add(252.2, "action.received", store=app, action="CounterFeature.Action.factResponse", value={"factResponse": {"success": "1 is the loneliest number."}}, origin="effect", effect=1)
     s.add(252.3, "state.changed", store=app, cause=a, changes=[
         {"path": "isLoading", "op": "replace", "old": True, "new": False},
         {"path": "fact", "op": "replace", "old": None, "new": "1 is the loneliest number."}], summary="CounterFeature#1: _isLoading, _fact changed.")
