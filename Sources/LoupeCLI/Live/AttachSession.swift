@@ -57,7 +57,22 @@ struct AttachSession {
       }
     }
     defer { signals?.cancel() }
-    if let recording { client.onFrame = { body in recording.record(frame: body) } }
+    // Raw frames: the recording and `--format json` write each event exactly as it came.
+    let printsRawEvents = format == .json
+    if recording != nil || printsRawEvents {
+      let stdout = context.stdout
+      client.onFrame = { body in
+        let frame = FrameContent(body)
+        if let recording {
+          if let process = frame.process { recording.setFallbackHeader(process) }
+          recording.record(frame.events)
+        }
+        if printsRawEvents, !frame.events.isEmpty {
+          for event in frame.events { stdout.line(event.jsonText) }
+          stdout.flush()
+        }
+      }
+    }
 
     // The handshake. A program creates its first store (and starts serving) when it likes,
     // so there is no time limit; after a while, say what loupe is waiting for.
@@ -78,14 +93,12 @@ struct AttachSession {
 
     var renderer = TimelineRenderer(style: context.style)
     for await event in client.events {
-      guard let format else { continue }
-      if format == .json {
-        context.stdout.line(event.jsonText)
-      } else {
-        let text = renderer.render(event, format: format)
-        if !text.isEmpty { context.stdout.write(text) }
+      guard let format, format != .json else { continue }  // json is printed from the raw frames
+      let text = renderer.render(event, format: format)
+      if !text.isEmpty {
+        context.stdout.write(text)
+        context.stdout.flush()  // live: show each event as it comes
       }
-      context.stdout.flush()  // live: show each event as it comes
     }
     context.stdout.flush()
     recording?.finish()

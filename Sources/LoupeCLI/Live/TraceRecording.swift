@@ -44,21 +44,9 @@ final class TraceRecording: Sendable {
 
   /// Records the events of a `loupe/events` notification body; ignores every other frame.
   func record(frame body: [UInt8]) {
-    // Cheap test first: most frames are event notifications, the rest are a few answers.
-    guard body.count > 20, let json = try? JSONParser.parse(body) else { return }
-    let messages = json.arrayValue ?? [json]
-    for message in messages {
-      if message["method"]?.stringValue == EventsNotification.method {
-        guard let events = message["params"]?["events"]?.arrayValue else { continue }
-        record(events)
-      } else if let process = message["result"]?["process"], let pid = process["pid"]?.intValue,
-        let name = process["name"]?.stringValue
-      {
-        // The `initialize` answer names the program, for a trace whose first event is not
-        // `session.started` (a bridged editor may subscribe without history).
-        setFallbackHeader(TraceHeader(program: name, pid: pid, startedAt: EventBus.iso8601(Date())))
-      }
-    }
+    let frame = FrameContent(body)
+    if let process = frame.process { setFallbackHeader(process) }
+    record(frame.events)
   }
 
   /// Records events given as JSON values.
@@ -104,6 +92,29 @@ final class TraceRecording: Sendable {
           state.failure = error
           stderr.line("loupe: recording stopped: \(error)")
         }
+      }
+    }
+  }
+}
+
+/// What loupe needs from a raw frame the program sent: the events of `loupe/events`
+/// notifications, as JSON values exactly as they came (members this build does not know
+/// included), and the program named by an `initialize` answer.
+struct FrameContent {
+  var events: [JSON] = []
+  var process: TraceHeader?
+
+  init(_ body: [UInt8]) {
+    guard body.count > 20, let json = try? JSONParser.parse(body) else { return }
+    for message in json.arrayValue ?? [json] {
+      if message["method"]?.stringValue == EventsNotification.method {
+        events += message["params"]?["events"]?.arrayValue ?? []
+      } else if let process = message["result"]?["process"], let pid = process["pid"]?.intValue,
+        let name = process["name"]?.stringValue
+      {
+        // For a trace whose first event is not `session.started` (a bridged editor may
+        // subscribe without history).
+        self.process = TraceHeader(program: name, pid: pid, startedAt: EventBus.iso8601(Date()))
       }
     }
   }
