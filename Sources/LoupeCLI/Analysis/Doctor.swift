@@ -21,13 +21,14 @@ struct Doctor {
     var startedBy: String?
   }
 
+  /// Cross-store cancellations are grouped by cancel id: the shared id is the cause.
   private struct CrossStoreKey: Hashable {
-    var store: String
-    var by: String
     var cancelID: String?
   }
 
   private struct CrossStoreExample {
+    var store: String
+    var by: String
     var effect: Int
     var started: Int?
     var startedBy: String?
@@ -83,11 +84,11 @@ struct Doctor {
       // Ending a child's identity or destroying a store cancels its effects on purpose (the
       // parent's action is then `by`); only cancel ids reaching across stores are the pitfall.
       guard let by = e.by, by.store != e.store, e.reason == .cancel || e.reason == .cancelInFlight else { break }
-      let key = CrossStoreKey(store: e.store, by: by.store, cancelID: e.cancelID)
+      let key = CrossStoreKey(cancelID: e.cancelID)
       if crossStore[key] == nil { crossStoreOrder.append(key) }
       crossStore[key, default: Examples()].add(
         CrossStoreExample(
-          effect: e.effect, started: started?.startSeq, startedBy: started?.startedBy, cancelSeq: event.seq,
+          store: e.store, by: by.store, effect: e.effect, started: started?.startSeq, startedBy: started?.startedBy, cancelSeq: event.seq,
           cause: by.cause, causeAction: actions[by.cause], reason: e.reason))
     case .storeCreated(let e):
       destroyed[e.store] = nil
@@ -144,11 +145,11 @@ struct Doctor {
       let id = key.cancelID.map { "cancel id \"\($0)\"" } ?? "no cancel id"
       var details: [String] = []
       for example in examples.items {
-        var sentence = "Effect \(example.effect) of \(key.store) (\(id)"
+        var sentence = "Effect \(example.effect) of \(example.store) (\(id)"
         if let started = example.started {
           sentence += ", started at #\(started)\(example.startedBy.map { " by \($0)" } ?? "")"
         }
-        sentence += ") was cancelled at #\(example.cancelSeq) (\(example.reason.rawValue)) by \(key.by) handling #\(example.cause)"
+        sentence += ") was cancelled at #\(example.cancelSeq) (\(example.reason.rawValue)) by \(example.by) handling #\(example.cause)"
         sentence += example.causeAction.map { " \($0)." } ?? "."
         details.append(sentence)
       }

@@ -9,8 +9,9 @@ struct DemoCommand: Command {
     discussion: """
       Runs a scenario of loupe-examples (built next to loupe) under 'loupe attach', records \
       it to a trace in the temporary directory, and ends by itself within a few seconds. \
-      The default scenario, pages, is a pager whose pages each run a timer: watch one \
-      page's swipe cancel another page's timer, then ask 'loupe doctor' about it.
+      The default scenario, pages, is a pager whose pages each run a timer, with the \
+      cancellation scope shared as in TCA 1.9: watch one page's swipe cancel another \
+      page's timer, then ask 'loupe doctor' about it.
       """,
     usage: "[SCENARIO]",
     arguments: [PositionalSpec(name: "SCENARIO", help: "pages (default), game or todos.", isOptional: true)],
@@ -42,8 +43,11 @@ struct DemoCommand: Command {
     let style = context.style
     context.stdout.line(style.bold("loupe attach -- loupe-examples \(scenario)") + style.dim("  (ends by itself in a few seconds)"))
     context.stdout.line()
-    let session = AttachSession(
-      target: .launch([examples, scenario, "--seconds", seconds]), filter: .all, format: .text, recordPath: trace)
+    var command = [examples, scenario, "--seconds", seconds]
+    // The pages play seed 000: with one process-wide cancellation scope, as TCA 1.9 had, a
+    // swipe cancels another page's timer, which is what 'loupe doctor' then explains.
+    if scenario == "pages" { command.append("--shared-cancellation") }
+    let session = AttachSession(target: .launch(command), filter: .all, format: .text, recordPath: trace)
     let status = try await session.run(in: context)
     guard status == ExitStatus.success else { return status }
     let file = Self.shellQuoted(trace)
