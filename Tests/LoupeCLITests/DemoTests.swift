@@ -31,3 +31,24 @@ import Testing
     #expect(missing.stderr.hasPrefix("Error: Cannot launch '/nonexistent/loupe-examples'"))
   }
 }
+
+/// The real demo, once `loupe-examples` has its scenarios.
+@Suite struct RealDemoTests {
+  static let examplesHavePages: Bool = {
+    guard let run = try? BuiltProducts.run("loupe-examples", ["--help"]) else { return false }
+    return run.stdout.contains("pages")
+  }()
+
+  @Test(.enabled(if: examplesHavePages, "loupe-examples has no pages scenario in this build"))
+  func thePagesDemoShowsTheSeedBugAndDoctorExplainsIt() throws {
+    let dir = TemporaryDirectory()
+    let run = try BuiltProducts.run("loupe", ["demo"], environment: ["TMPDIR": dir.path])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("— another store"))
+    #expect(run.stdout.contains("Try next:"))
+    let trace = URL(fileURLWithPath: dir.path).appendingPathComponent("loupe-demo-pages.loupe").path
+    let doctor = try BuiltProducts.run("loupe", ["doctor", trace, "--json"])
+    #expect(doctor.status == 1)
+    #expect(doctor.stdout.contains(#""code":"effect-cancelled-by-another-store""#))
+  }
+}
