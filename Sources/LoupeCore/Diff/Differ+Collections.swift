@@ -1,10 +1,12 @@
+import Foundation
+
 /// The collection diffs: positional arrays, identified elements and dictionaries.
 extension Differ {
   /// An array: by id when its elements are `Identifiable` (see ``diffIdentified``), else
   /// positionally with inserts and removals.
   mutating func diffArrays<E>(_ old: [E], _ new: [E]) {
     if Reflection.identicalBits(old, new) { return }
-    if let equal = Reflection.equality(E.self), old.elementsEqual(new, by: equal) { return }
+    if old.count == new.count, Self.positionsWithDifferentBits(old, new, limit: 0) == [] { return }
     if let identifiable = E.self as? any Identifiable.Type {
       func open<T: Identifiable>(_: T.Type) -> Bool {
         diffIdentifiable(unsafeBitCast(old, to: [T].self), unsafeBitCast(new, to: [T].self))
@@ -18,12 +20,49 @@ extension Differ {
   /// nothing) when ids are not unique or the elements do not show their id as an `id`
   /// member, where an `[id: …]` path could not be followed in the rendering.
   private mutating func diffIdentifiable<T: Identifiable>(_ old: [T], _ new: [T]) -> Bool {
+    guard let sample = old.first ?? new.first, showsID(sample, id: sample.id) else { return false }
+    // The common case: same ids in the same places, a few elements changed in place. Only the
+    // elements whose bytes differ are looked at, and only their ids checked for uniqueness.
+    if old.count == new.count, let changed = Self.positionsWithDifferentBits(old, new),
+      changed.allSatisfy({ old[$0].id == new[$0].id })
+    {
+      let same = Reflection.sameness(T.self)
+      let edits = changed.filter { !same(old[$0], new[$0]) }
+      guard edits.allSatisfy({ position in
+        let id = old[position].id
+        return !old.indices.contains { $0 != position && old[$0].id == id }
+      }) else { return false }
+      for position in edits {
+        push(.id(Renderer.renderKey(old[position].id, options: options)))
+        diff(old[position], new[position])
+        pop()
+      }
+      return true
+    }
     let oldIDs = old.map(\.id)
     let newIDs = new.map(\.id)
     guard Set(oldIDs).count == oldIDs.count, Set(newIDs).count == newIDs.count else { return false }
-    guard let sample = old.first ?? new.first, showsID(sample, id: sample.id) else { return false }
     diffIdentified(oldIDs: oldIDs, newIDs: newIDs, old: { old[$0] }, new: { new[$0] })
     return true
+  }
+
+  /// The positions where two arrays of the same length hold elements with different bytes,
+  /// compared in place; `nil` when there are more than `limit`.
+  static func positionsWithDifferentBits<E>(_ old: [E], _ new: [E], limit: Int = 64) -> [Int]? {
+    let ranges = TypeInfo.of(E.self).meaningfulBytes
+    let stride = MemoryLayout<E>.stride
+    var positions: [Int] = []
+    let withinLimit = old.withUnsafeBytes { a in
+      new.withUnsafeBytes { b in
+        guard !ranges.isEmpty, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        for index in 0..<min(old.count, new.count) where !Reflection.sameBytes(pa + index * stride, pb + index * stride, ranges) {
+          positions.append(index)
+          if positions.count > limit { return false }
+        }
+        return true
+      }
+    }
+    return withinLimit ? positions : nil
   }
 
   mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
@@ -34,7 +73,43 @@ extension Differ {
       diffPositional(old.elements, new.elements)
       return
     }
+    if old._ids == new._ids, let changed = Self.changedValues(old._storage, new._storage) {
+      // Same ids in the same order: report the changed elements in array order.
+      let ordered: [(position: Int, id: ID, old: E, new: E)]
+      if changed.count <= 16 {
+        ordered = changed.map { (old._ids.firstIndex(of: $0.key)!, $0.key, $0.old, $0.new) }.sorted { $0.position < $1.position }
+      } else {
+        var byID: [ID: (old: E, new: E)] = [:]
+        for entry in changed { byID[entry.key] = (entry.old, entry.new) }
+        ordered = old._ids.enumerated().compactMap { position, id in byID[id].map { (position, id, $0.old, $0.new) } }
+      }
+      for entry in ordered {
+        push(.id(Renderer.renderKey(entry.id, options: options)))
+        diff(entry.old, entry.new)
+        pop()
+      }
+      return
+    }
     diffIdentified(oldIDs: old._ids, newIDs: new._ids, old: { old._storage[old._ids[$0]]! }, new: { new._storage[new._ids[$0]]! })
+  }
+
+  /// The entries whose values differ between two dictionaries with the same keys, found by
+  /// walking both in step — which works when one is a copy of the other with values changed
+  /// (the same buckets in the same order), and needs no hashing. Values with identical bytes
+  /// are equal; others are compared with `==` when available. `nil` when the walks do not
+  /// line up.
+  static func changedValues<K, V>(_ old: [K: V], _ new: [K: V]) -> [(key: K, old: V, new: V)]? {
+    guard old.count == new.count else { return nil }
+    let same = Reflection.sameness(V.self)
+    var changed: [(key: K, old: V, new: V)] = []
+    var a = old.makeIterator()
+    var b = new.makeIterator()
+    while let (oldKey, oldValue) = a.next(), let (newKey, newValue) = b.next() {
+      guard oldKey == newKey else { return nil }
+      if same(oldValue, newValue) { continue }
+      changed.append((oldKey, oldValue, newValue))
+    }
+    return changed
   }
 
   /// Whether `element` renders its id as an `id` member equal to `id`'s rendering, so that
@@ -45,12 +120,19 @@ extension Differ {
     guard !(element is any BuiltinRenderable), !(element is any LoupeRedacted), !(element is any CustomLoupeRepresentable) else {
       return false
     }
-    let mirror = Mirror(reflecting: element)
-    switch mirror.displayStyle {
-    case nil, .struct?, .class?: break
-    default: return false
+    let info = TypeInfo.of(type(of: element))
+    let fields: [(label: String, value: Any)]
+    if info.fields != nil {
+      fields = info.fieldValues(of: element)
+    } else {
+      let mirror = Mirror(reflecting: element)
+      switch mirror.displayStyle {
+      case nil, .struct?, .class?: break
+      default: return false
+      }
+      fields = Reflection.fields(of: mirror)
     }
-    guard let field = Reflection.fields(of: mirror).first(where: { $0.label == "id" }) else { return false }
+    guard let field = fields.first(where: { $0.label == "id" }) else { return false }
     return Renderer.renderKey(field.value, options: options) == Renderer.renderKey(id, options: options)
   }
 
@@ -135,8 +217,9 @@ extension Differ {
   /// replayed, which is its position in the new array.
   mutating func diffPositional<E>(_ old: [E], _ new: [E]) {
     let equal: (Int, Int) -> Bool
-    if let equatable = Reflection.equality(E.self) {
-      equal = { equatable(old[$0], new[$1]) }
+    if Reflection.equality(E.self) != nil {
+      let same = Reflection.sameness(E.self)
+      equal = { same(old[$0], new[$1]) }
     } else {
       let renderings = ElementRenderings(differ: self, old: old, new: new)
       equal = { Reflection.identicalBits(old[$0], new[$1]) || renderings.old($0) == renderings.new($1) }

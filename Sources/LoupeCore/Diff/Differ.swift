@@ -103,33 +103,33 @@ struct Differ {
       replaceIfDifferent(old, new)
       return
     }
-    let kind = TypeKind(type)
-    if kind == .optional {
+    let info = TypeInfo.of(type)
+    if info.kind == .optional {
       diffOptionals(old, new)
       return
     }
-    if let builtin = old as? any BuiltinRenderable {
-      builtin.diff(against: new, in: &self)
+    // Identical bytes: nothing to see. (For scalars this is also the only comparison made
+    // before rendering: `==` would call 0.0 and -0.0 equal although they render differently.)
+    if info.identicalBits(old, new) { return }
+    if info.isBuiltin {
+      (old as! any BuiltinRenderable).diff(against: new, in: &self)
       return
     }
-    if old is any LoupeRedacted {
+    if info.isRedacted {
       if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
       return
     }
-    if substitutions < 16, let custom = old as? any CustomLoupeRepresentable, let other = new as? any CustomLoupeRepresentable {
-      diffContent(custom.customLoupeValue, other.customLoupeValue, substitutions: substitutions + 1)
+    if info.isCustom, substitutions < 16 {
+      let a = (old as! any CustomLoupeRepresentable).customLoupeValue
+      let b = (new as! any CustomLoupeRepresentable).customLoupeValue
+      diffContent(a, b, substitutions: substitutions + 1)
       return
     }
-    if kind == .class, (old as AnyObject) === (new as AnyObject) { return }
-    if let equal = Reflection.equatableEqual(old, new) {
-      if equal { return }
-    } else if Reflection.bitwiseEqual(old, new) {
-      return
-    }
-    switch kind {
-    case .enum: diffEnums(old, new)
-    case .struct: diffFields(old, new)
-    case .class: diffObjects(old, new)
+    if info.equal(old, new) == true { return }
+    switch info.kind {
+    case .enum: diffEnums(old, new, info)
+    case .struct: diffFields(old, new, info)
+    case .class: diffObjects(old, new, info)
     case .tuple: diffTuples(old, new)
     default: diffRenderings(old, new)
     }
@@ -158,7 +158,11 @@ struct Differ {
 
   /// A switch of case is one `replace`; the same case diffs its payloads below
   /// `.caseName`.
-  private mutating func diffEnums(_ old: Any, _ new: Any) {
+  private mutating func diffEnums(_ old: Any, _ new: Any, _ info: TypeInfo) {
+    if !info.hasPayloadCases {
+      replaceIfDifferent(old, new)
+      return
+    }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard oldMirror.displayStyle == .enum, newMirror.displayStyle == .enum,
@@ -179,7 +183,15 @@ struct Differ {
     }
   }
 
-  private mutating func diffFields(_ old: Any, _ new: Any) {
+  private mutating func diffFields(_ old: Any, _ new: Any, _ info: TypeInfo) {
+    if info.fields != nil {
+      for (fa, fb) in zip(info.fieldValues(of: old), info.fieldValues(of: new)) {
+        push(.field(fa.label))
+        diff(fa.value, fb.value)
+        pop()
+      }
+      return
+    }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard Self.isPlainObject(oldMirror), Self.isPlainObject(newMirror) else {
@@ -206,7 +218,7 @@ struct Differ {
     }
   }
 
-  private mutating func diffObjects(_ old: Any, _ new: Any) {
+  private mutating func diffObjects(_ old: Any, _ new: Any, _ info: TypeInfo) {
     let a = ObjectIdentifier(old as AnyObject)
     let b = ObjectIdentifier(new as AnyObject)
     // A cycle back to an instance being diffed renders as a `$ref`: compare renderings.
@@ -216,7 +228,7 @@ struct Differ {
     }
     oldAncestors.append((a, path.count))
     newAncestors.append((b, path.count))
-    diffFields(old, new)
+    diffFields(old, new, info)
     oldAncestors.removeLast()
     newAncestors.removeLast()
   }

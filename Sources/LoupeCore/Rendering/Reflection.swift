@@ -49,7 +49,7 @@ enum Reflection {
     func open<T>(_ value: T) -> String? {
       _swiftEnumCaseName(value).map { String(cString: $0) }
     }
-    return open(value)
+    return _openExistential(value, do: open)
   }
 
   /// `value` with every level of optional removed; `nil` when some level is `nil`.
@@ -80,52 +80,64 @@ enum Reflection {
   static func fields(of mirror: Mirror) -> [(label: String, value: Any)] {
     var result: [(label: String, value: Any)] = []
     if let superclass = mirror.superclassMirror { result = fields(of: superclass) }
-    var observed = false
-    var own: [(label: String, value: Any)] = []
-    for (offset, child) in mirror.children.enumerated() {
-      var label = child.label ?? "\(offset)"
-      if label == "_$observationRegistrar" {
-        observed = true
-        continue
-      }
-      if label.hasPrefix("$__lazy_storage_$_") { label.removeFirst("$__lazy_storage_$_".count) }
-      own.append((label, child.value))
+    let children = Array(mirror.children)
+    let labels = displayLabels(children.enumerated().map { $0.element.label ?? "\($0.offset)" })
+    for (label, child) in zip(labels, children) {
+      if let label { result.append((label, child.value)) }
     }
-    if observed {
-      for index in own.indices where own[index].label.hasPrefix("_") && own[index].label.count > 1 {
-        own[index].label.removeFirst()
-      }
-    }
-    result.append(contentsOf: own)
     return result
+  }
+
+  /// The rendered names for stored property names, `nil` for a property left out.
+  static func displayLabels(_ names: [String]) -> [String?] {
+    let observed = names.contains("_$observationRegistrar")
+    return names.map { name in
+      if name == "_$observationRegistrar" { return nil }
+      if name.hasPrefix("$__lazy_storage_$_") { return String(name.dropFirst("$__lazy_storage_$_".count)) }
+      if observed, name.hasPrefix("_"), name.count > 1 { return String(name.dropFirst()) }
+      return name
+    }
   }
 
   /// A tuple's elements: labels `nil` for unlabeled positions.
   static func tupleElements(_ value: Any) -> [(label: String?, value: Any)] {
-    Mirror(reflecting: value).children.map { child in
+    let info = TypeInfo.of(type(of: value))
+    if info.fields != nil {
+      return info.fieldValues(of: value).map { ($0.label.hasPrefix(".") ? nil : $0.label, $0.value) }
+    }
+    return Mirror(reflecting: value).children.map { child in
       let label = child.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
       return (label, child.value)
     }
   }
 
-  /// Whether two values have identical bits: then they render identically right now (they
-  /// hold the same scalars and the same references). Used as the "identical storage" short
-  /// cut: copies of an array, a dictionary, a string or a struct of them compare in O(1).
+  /// Whether two values have identical bits (padding aside): then they render identically
+  /// right now — they hold the same scalars and the same references. Used as the "identical
+  /// storage" short cut: copies of an array, a dictionary, a string or a struct of them
+  /// compare in O(1). A `false` proves nothing.
   static func bitwiseEqual(_ a: Any, _ b: Any) -> Bool {
     func open<T>(_ a: T) -> Bool {
       guard let b = b as? T else { return false }
       return identicalBits(a, b)
     }
-    return open(a)
+    return _openExistential(a, do: open)
   }
 
   /// ``bitwiseEqual(_:_:)`` with the type known.
   static func identicalBits<T>(_ a: T, _ b: T) -> Bool {
-    withUnsafeBytes(of: a) { pa in
-      withUnsafeBytes(of: b) { pb in
-        pa.count == 0 || memcmp(pa.baseAddress!, pb.baseAddress!, pa.count) == 0
-      }
+    let ranges = TypeInfo.of(T.self).meaningfulBytes
+    return withUnsafeBytes(of: a) { pa in
+      withUnsafeBytes(of: b) { pb in sameBytes(pa.baseAddress, pb.baseAddress, ranges) }
     }
+  }
+
+  /// Whether the bytes at `a` and `b` agree in `ranges`.
+  static func sameBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ ranges: [Range<Int>]) -> Bool {
+    guard let a, let b else { return true }
+    for range in ranges where memcmp(a + range.lowerBound, b + range.lowerBound, range.count) != 0 {
+      return false
+    }
+    return true
   }
 
   /// `==` for `T` when it is `Equatable`, found once so a loop over elements pays no casts.
@@ -137,9 +149,14 @@ enum Reflection {
     return open(equatable)
   }
 
-  /// `==` when `T` is `Equatable`, else identical bits: a sound "nothing changed here".
+  /// Identical bits, else `==` when `T` is `Equatable`: a sound "nothing changed here".
   static func sameness<T>(_: T.Type) -> (T, T) -> Bool {
-    equality(T.self) ?? { identicalBits($0, $1) }
+    let ranges = TypeInfo.of(T.self).meaningfulBytes
+    let bits: (T, T) -> Bool = { a, b in
+      withUnsafeBytes(of: a) { pa in withUnsafeBytes(of: b) { pb in sameBytes(pa.baseAddress, pb.baseAddress, ranges) } }
+    }
+    guard let equality = equality(T.self) else { return bits }
+    return { bits($0, $1) || equality($0, $1) }
   }
 
   /// `a == b` when the dynamic type is `Equatable`, else `nil`.

@@ -48,23 +48,25 @@ struct Renderer {
     var value = value
     var substitutions = 0
     while true {
-      let kind = TypeKind(type(of: value))
-      if kind == .optional {
+      let info = TypeInfo.of(type(of: value))
+      if info.kind == .optional {
         guard let wrapped = (value as? any AnyOptional)?.wrappedAny else { return .null }
         value = wrapped
         continue
       }
-      if let builtin = value as? any BuiltinRenderable { return builtin.render(in: &self) }
-      if value is any LoupeRedacted { return .string(RenderMarker.redacted) }
-      if substitutions < 16, let custom = value as? any CustomLoupeRepresentable {
-        value = custom.customLoupeValue
+      if info.isBuiltin { return (value as! any BuiltinRenderable).render(in: &self) }
+      if info.isRedacted { return .string(RenderMarker.redacted) }
+      if info.isCustom, substitutions < 16 {
+        value = (value as! any CustomLoupeRepresentable).customLoupeValue
         substitutions += 1
         continue
       }
-      switch kind {
-      case .enum: return renderEnum(value)
-      case .struct: return renderMirrored(Mirror(reflecting: value), of: value)
-      case .class: return renderObject(value)
+      switch info.kind {
+      case .enum: return renderEnum(value, info)
+      case .struct:
+        if info.fields != nil { return renderFields(info.fieldValues(of: value)) }
+        return renderMirrored(Mirror(reflecting: value), of: value)
+      case .class: return renderObject(value, info)
       case .tuple: return renderTuple(value)
       case .function: return .string(RenderMarker.function)
       case .metatype: return .string(TypeName.of(value as! Any.Type))
@@ -78,16 +80,18 @@ struct Renderer {
 
   // MARK: - Shapes
 
-  private mutating func renderEnum(_ value: Any) -> JSON {
+  private mutating func renderEnum(_ value: Any, _ info: TypeInfo) -> JSON {
+    if !info.hasPayloadCases, let name = Reflection.caseName(value) { return .string(name) }
     let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .enum, let name = Reflection.caseName(value) else {
-      return renderMirrored(mirror, of: value)
+    guard mirror.displayStyle == .enum else { return renderMirrored(mirror, of: value) }
+    // A case with a payload reflects as one child labelled with the case name.
+    if let payload = mirror.children.first, let name = payload.label {
+      return .object(JSONObject([JSONObject.Member(name, render(payload.value, at: .field(name)))]))
     }
-    guard let payload = mirror.children.first?.value else { return .string(name) }
-    return .object(JSONObject([JSONObject.Member(name, render(payload, at: .field(name)))]))
+    return .string(Reflection.caseName(value) ?? String(describing: value))
   }
 
-  private mutating func renderObject(_ value: Any) -> JSON {
+  private mutating func renderObject(_ value: Any, _ info: TypeInfo) -> JSON {
     let object = ObjectIdentifier(value as AnyObject)
     if let ancestor = ancestors.first(where: { $0.object == object }) {
       references += 1
@@ -95,6 +99,7 @@ struct Renderer {
     }
     ancestors.append((object, path.count))
     defer { ancestors.removeLast() }
+    if info.fields != nil { return renderFields(info.fieldValues(of: value)) }
     return renderMirrored(Mirror(reflecting: value), of: value)
   }
 

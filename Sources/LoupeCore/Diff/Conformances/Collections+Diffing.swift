@@ -53,9 +53,11 @@ extension JSONObject {
   }
 }
 
+/// Strings compare by their UTF-8 bytes (what the rendering shows), not by `==`, which
+/// calls canonically equivalent spellings of "é" equal.
 extension String {
   func diff(against new: Any, in differ: inout Differ) {
-    if self == (new as! String) { return }
+    if utf8.elementsEqual((new as! String).utf8) { return }
     differ.replaceIfDifferent(self, new)
   }
 }
