@@ -96,3 +96,10 @@ import Testing
     #expect(JSONDiff.diff(1, 2, at: "a[0]").map(describe) == ["replace a[0]: 1 → 2"])
   }
 }
+
+@Suite struct JSONDiffReplacementTests {
+  @Test func objectsSharingNoKeyAreReplaced() {
+    #expect(JSONDiff.diff(["a": 1], ["b": 1]).map(describe) == [#"replace : {"a":1} → {"b":1}"#])
+    #expect(JSONDiff.diff([:], ["b": 1]).map(describe) == [#"insert ["b"]: ∅ → 1 @0"#])
+  }
+}

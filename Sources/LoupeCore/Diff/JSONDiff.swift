@@ -4,8 +4,8 @@
 ///   at `.name` paths (or `["key"]` for names that are not identifiers);
 /// - objects whose keys differ (dictionary renderings) diff by key, at `["key"]` paths:
 ///   `remove` for vanished keys, then in the new order the changed members and an `insert`
-///   with `index` for new keys; if the common keys changed their order, the object is
-///   replaced;
+///   with `index` for new keys; if no key is shared (an enum that switched case, a `$ref`
+///   that became an object) or the common keys changed their order, the object is replaced;
 /// - a member turning from `null` to a value is an `insert`, from a value to `null` a
 ///   `remove` (like an optional that appears or vanishes);
 /// - arrays are aligned positionally with inserts and removals (see ``StateDiff``);
@@ -52,7 +52,8 @@ public enum JSONDiff {
     }
     let newKeySet = Set(newKeys)
     let oldKeySet = Set(oldKeys)
-    guard oldKeys.filter(newKeySet.contains) == newKeys.filter(oldKeySet.contains),
+    let common = oldKeys.filter(newKeySet.contains)
+    guard !common.isEmpty || oldKeys.isEmpty || newKeys.isEmpty, common == newKeys.filter(oldKeySet.contains),
       oldKeySet.count == oldKeys.count, newKeySet.count == newKeys.count
     else {
       changes.append(Change(path: path.description, op: .replace, old: .object(a), new: .object(b)))

@@ -1,0 +1,124 @@
+import Foundation
+import Observation
+import Testing
+@testable import LoupeCore
+
+private final class Parent {
+  var name = "p"
+  var child: Child?
+  init() {}
+}
+private final class Child {
+  weak var parent: Parent?
+  unowned let owner: Parent
+  var label = "c"
+  init(owner: Parent) { self.owner = owner }
+}
+private struct Delegating {
+  weak var delegate: Parent?
+  var count = 1
+}
+@Observable private final class Counter {
+  var count = 0
+  var title = "t"
+}
+private struct Lazy {
+  lazy var computed: Int = 42
+  var plain = 1
+}
+private struct Box<T> { var value: T; var tag: String }
+private struct Hidden: CustomReflectable {
+  var secret = 1
+  var shown = 2
+  var customMirror: Mirror { Mirror(self, children: ["shown": shown]) }
+}
+/// Bool then String: padding bytes between them.
+private struct Padded { var flag: Bool; var text: String; var small: Int8; var number: Int }
+private final class Node {
+  var value: Int
+  var next: Node?
+  init(_ value: Int) { self.value = value }
+}
+
+@Suite struct ReflectionTests {
+  @Test func weakAndUnownedPropertiesAreReadSafely() {
+    let parent = Parent()
+    let child = Child(owner: parent)
+    child.parent = parent
+    parent.child = child
+    #expect(ValueRenderer.render(parent).jsonText == #"{"name":"p","child":{"parent":{"$ref":""},"owner":{"$ref":""},"label":"c"}}"#)
+    #expect(ValueRenderer.render(Delegating(delegate: nil)).jsonText == #"{"delegate":null,"count":1}"#)
+    #expect(ValueRenderer.render(Delegating(delegate: parent)).jsonText.hasPrefix(#"{"delegate":{"name":"p","child":{"parent":{"$ref":"delegate"}"#))
+  }
+
+  @Test func observableClassesShowTheirPropertiesByName() {
+    #expect(ValueRenderer.render(Counter()).jsonText == #"{"count":0,"title":"t"}"#)
+    let a = Counter()
+    let b = Counter()
+    b.count = 3
+    #expect(StateDiff.diff(a, b).map(describe) == ["replace count: 0 → 3"])
+  }
+
+  @Test func lazyGenericAndCustomMirrors() {
+    var lazy = Lazy()
+    #expect(ValueRenderer.render(lazy).jsonText == #"{"computed":null,"plain":1}"#)
+    _ = lazy.computed
+    #expect(ValueRenderer.render(lazy).jsonText == #"{"computed":42,"plain":1}"#)
+    #expect(ValueRenderer.render(Box(value: [1], tag: "x")).jsonText == #"{"value":[1],"tag":"x"}"#)
+    #expect(ValueRenderer.render(Hidden()).jsonText == #"{"shown":2}"#)
+    #expect(StateDiff.diff(Hidden(secret: 1), Hidden(secret: 2)).isEmpty)
+  }
+
+  @Test func paddingDoesNotHideEqualityOrChanges() {
+    let values = (0..<50).map { Padded(flag: $0 % 2 == 0, text: "text \($0) that is long enough to be on the heap", small: 1, number: $0) }
+    var copy = values.map { $0 }  // element-wise copies: padding bytes are not copied
+    copy.reserveCapacity(100)
+    #expect(StateDiff.diff(values, copy).isEmpty)
+    copy[7].small = 2
+    #expect(StateDiff.diff(values, copy).map(describe) == ["replace [7].small: 1 → 2"])
+  }
+
+  @Test func classCyclesDiffWithoutLooping() throws {
+    let a = Node(1)
+    a.next = a
+    let b = Node(2)
+    b.next = b
+    #expect(StateDiff.diff(a, b).map(describe) == ["replace value: 1 → 2"])
+    #expect(try StateDiff.diff(a, b).apply(to: ValueRenderer.render(a)) == ValueRenderer.render(b))
+    let c = Node(1)
+    c.next = Node(5)
+    #expect(StateDiff.diff(a, c).map(describe) == [#"replace next: {"$ref":""} → {"value":5,"next":null}"#])
+  }
+
+  @Test func typeNamesLoseTheirModules() {
+    #expect(TypeName.clean("MyApp.PageFeature.Action") == "PageFeature.Action")
+    #expect(TypeName.clean("MyApp.Box<Swift.Int>.Action") == "Box<Int>.Action")
+    #expect(TypeName.clean("Swift.Dictionary<Swift.String, Swift.Array<MyApp.Todo>>") == "Dictionary<String, Array<Todo>>")
+    #expect(TypeName.clean("MyApp.(unknown context at $10a4c3a50).(unknown context at $10a4c3a58).Local") == "Local")
+    #expect(TypeName.clean("MyApp.(Hidden in _A1B2C3).Action") == "Hidden.Action")
+    #expect(TypeName.clean("(Swift.Int, label: Swift.String)") == "(Int, label: String)")
+    #expect(TypeName.clean("(Swift.Int) -> Swift.String") == "(Int) -> String")
+    #expect(TypeName.clean("any MyApp.Shape") == "any Shape")
+    #expect(TypeName.clean("Any") == "Any")
+  }
+}
+
+private enum Outer {
+  enum Action { case tapped, moved(x: Int) }
+}
+private struct Generic<T> {
+  enum Action { case loaded(T) }
+}
+private struct StructAction { var name = "x" }
+
+@Suite struct ActionLabelTests {
+  @Test func typeNameThenCase() {
+    #expect(ValueRenderer.actionLabel(Outer.Action.tapped) == "Outer.Action.tapped")
+    #expect(ValueRenderer.actionLabel(Outer.Action.moved(x: 1)) == "Outer.Action.moved")
+    #expect(ValueRenderer.actionLabel(Generic<Int>.Action.loaded(3)) == "Generic<Int>.Action.loaded")
+    #expect(ValueRenderer.actionLabel(StructAction()) == "StructAction")
+    #expect(ValueRenderer.actionLabel(Outer.Action?.some(.tapped) as Any) == "Outer.Action.tapped")
+    #expect(ValueRenderer.actionLabel(Outer.Action?.none as Any) == "Optional.none")
+    #expect(ValueRenderer.typeName(Outer.Action.self) == "Outer.Action")
+  }
+}
