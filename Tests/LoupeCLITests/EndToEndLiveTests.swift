@@ -141,6 +141,17 @@ import Testing
     #expect(run.stderr == "Error: Cannot write the recording to '/nonexistent-dir/t.loupe': No such file or directory.\n")
   }
 
+  @Test func aFullDiskStopsTheRecordingWithStatus3() throws {
+    // /dev/full accepts opening and fails every write with ENOSPC.
+    guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+    let run = try BuiltProducts.run("loupe", ["record", "/dev/full", "--", try examples(), "probe", "--burst", "2", "--hold", "--seconds", "0.2"])
+    #expect(run.status == 3)
+    #expect(run.stderr.contains("loupe: recording stopped: Cannot write to '/dev/full': No space left on device.\n"))
+    // The device is still a device: loupe opened it, it did not replace it with a file.
+    let type = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType
+    #expect(type == .typeCharacterSpecial)
+  }
+
   @Test func attachToASocket() throws {
     let dir = TemporaryDirectory()
     let socket = dir.file("probe.sock")

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import Foundation
 import LoupeCore
 import LoupeRPC
@@ -28,10 +35,14 @@ final class TraceRecording: Sendable {
   init(path: String, stderr: Output) throws(CommandFailure) {
     self.path = path
     self.stderr = stderr
-    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+    // open(2), not FileManager.createFile: that writes a temporary file and renames it over
+    // the path, which would replace a device or a FIFO given as the trace.
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
       let reason = String(cString: strerror(errno))
       throw CommandFailure("Cannot write the recording to '\(path)': \(reason).")
     }
+    close(fd)
   }
 
   /// The header to use when the first event is not `session.started` (from `initialize`).
