@@ -122,3 +122,40 @@ private struct StructAction { var name = "x" }
     #expect(ValueRenderer.typeName(Outer.Action.self) == "Outer.Action")
   }
 }
+
+/// Each node refers to the next one twice: 2^40 paths through 41 instances.
+private final class Diamond {
+  var value: Int
+  var left: Diamond?
+  var right: Diamond?
+  init(_ value: Int, next: Diamond?) {
+    self.value = value
+    left = next
+    right = next
+  }
+  static func chain(_ length: Int, bottom: Int) -> Diamond {
+    var node = Diamond(bottom, next: nil)
+    for index in 0..<length { node = Diamond(index, next: node) }
+    return node
+  }
+}
+
+@Suite struct BudgetTests {
+  @Test func aDAGOfSharedInstancesRendersWithinTheNodeBudget() {
+    let options = RenderOptions(maxNodes: 2_000)
+    let text = ValueRenderer.render(Diamond.chain(40, bottom: 0), options: options).jsonText
+    #expect(text.contains(RenderMarker.maxSize))
+  }
+
+  @Test func aDiffThatWouldOutgrowTheBudgetReplacesTheWhole() throws {
+    let options = RenderOptions(maxNodes: 2_000)
+    let a = Diamond.chain(20, bottom: 0)
+    let b = Diamond.chain(20, bottom: 1)
+    let changes = StateDiff.diff(a, b, options: options)
+    #expect(changes.count == 1 && changes[0].path == "" && changes[0].op == .replace)
+    #expect(try changes.apply(to: ValueRenderer.render(a, options: options)) == ValueRenderer.render(b, options: options))
+    // Small enough: the detailed diff.
+    let small = StateDiff.diff(Diamond.chain(2, bottom: 0), Diamond.chain(2, bottom: 1))
+    #expect(small.map(describe) == ["replace left.left.value: 0 → 1", "replace left.right.value: 0 → 1", "replace right.left.value: 0 → 1", "replace right.right.value: 0 → 1"])
+  }
+}

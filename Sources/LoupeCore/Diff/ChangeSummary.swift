@@ -7,9 +7,9 @@
 /// ```
 ///
 /// - `_name` for each top-level field with a change below it, in order of first appearance;
-/// - `@self` when the state was replaced as a whole: a change at the root path, or below a
-///   root that is a collection or an enum payload rather than a struct field — and always
-///   together with `@identity`;
+/// - `@self` when the state was replaced as a whole: a change at the root path, or at an
+///   element or key of a state that is itself a collection — and always together with
+///   `@identity`;
 /// - `@identity` when the store's identity is new this time, as SwiftUI prints it for a view
 ///   whose identity changed;
 /// - nothing changed and the identity is not new: `unchanged.` (stores do not emit such

@@ -16,6 +16,11 @@ struct Differ {
   var oldAncestors: [(object: ObjectIdentifier, depth: Int)] = []
   var newAncestors: [(object: ObjectIdentifier, depth: Int)] = []
   let redacting: Bool
+  /// Values visited so far. Past ``RenderOptions/maxNodes`` the walk stops and
+  /// ``isExhausted`` is set: a value whose diff would cost more than its rendering is
+  /// reported as replaced whole (see ``StateDiff``).
+  var visits = 0
+  var isExhausted = false
 
   init(options: RenderOptions, at base: StatePath = .root) {
     self.options = options
@@ -27,14 +32,25 @@ struct Differ {
 
   // MARK: - Rendering and recording
 
-  func renderOld(_ value: Any) -> JSON {
+  /// Renders an old value at the current path; its nodes count against the budget.
+  mutating func renderOld(_ value: Any) -> JSON {
     var renderer = Renderer(options: options, at: path.path, ancestors: oldAncestors)
-    return renderer.render(value)
+    let json = renderer.render(value)
+    spend(renderer.nodes)
+    return json
   }
 
-  func renderNew(_ value: Any) -> JSON {
+  /// Renders a new value at the current path; its nodes count against the budget.
+  mutating func renderNew(_ value: Any) -> JSON {
     var renderer = Renderer(options: options, at: path.path, ancestors: newAncestors)
-    return renderer.render(value)
+    let json = renderer.render(value)
+    spend(renderer.nodes)
+    return json
+  }
+
+  mutating func spend(_ count: Int) {
+    visits += count
+    if visits > options.maxNodes { isExhausted = true }
   }
 
   mutating func record(_ op: Change.Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil) {
@@ -86,6 +102,8 @@ struct Differ {
 
   /// Diffs the two values at the current path.
   mutating func diff(_ old: Any, _ new: Any) {
+    spend(1)
+    if isExhausted { return }
     if path.count >= options.maxDepth {
       diffRenderings(old, new)
       return

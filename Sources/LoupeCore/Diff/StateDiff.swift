@@ -28,7 +28,9 @@
 /// exactly (``Change/apply(to:)``), as long as neither rendering was cut short by a cap.
 ///
 /// Equal subtrees are skipped without being rendered (`===`, identical storage, `==` of an
-/// `Equatable` type — whose `==` is trusted), so the cost follows what changed.
+/// `Equatable` type — whose `==` is trusted), so the cost follows what changed. A diff that
+/// would visit more than ``RenderOptions/maxNodes`` values reports the whole value as one
+/// `replace` of its (capped) renderings instead.
 public enum StateDiff {
   /// The changes from `old` to `new`, with paths from the root of the state.
   public static func diff<Value>(_ old: Value, _ new: Value, options: RenderOptions = .default) -> [Change] {
@@ -42,6 +44,13 @@ public enum StateDiff {
   public static func diff<Value>(_ old: Value, _ new: Value, at base: StatePath, options: RenderOptions = .default) -> [Change] {
     var differ = Differ(options: options, at: base)
     differ.diff(old as Any, new as Any)
+    if differ.isExhausted {
+      // More values to visit than a rendering may hold (shared instances make a state a DAG
+      // that renders — and diffs — every path to them): one replace of the capped renderings.
+      let a = ValueRenderer.render(old, at: base, options: options)
+      let b = ValueRenderer.render(new, at: base, options: options)
+      return a == b ? [] : [Change(path: base.description, op: .replace, old: a, new: b)]
+    }
     return differ.changes
   }
 }
