@@ -8,14 +8,14 @@ import Testing
 /// Runs are short: `--seconds 1` of wall time with `--speed`, so the script gets through its
 /// story (a full loop) in about a second.
 @Suite struct EndToEndTests {
-  func record(_ arguments: [String]) throws -> RecordedTrace {
+  func record(_ arguments: [String]) throws -> TraceFile {
     let scratch = ScratchDirectory()
     let path = scratch.file("run.loupe")
     let run = try BuiltExamples.run("loupe-examples", arguments + ["--quiet"], environment: ["LOUPE_RECORD": path])
     #expect(run.status == 0, "stderr: \(run.stderr)")
     #expect(run.stdout == "")
     #expect(run.stderr == "")
-    let trace = try RecordedTrace(path: path)
+    let trace = try TraceFile(path: path)
     #expect(trace.header.program == "loupe-examples")
     #expect(trace.events.first?.kind == "session.started")
     #expect(trace.warnings.isEmpty)
@@ -94,7 +94,7 @@ import Testing
     let record = try BuiltExamples.run("loupe", ["record", path, "--", examples, "pages", "--seconds", "1", "--speed", "4"] + flags)
     #expect(record.status == 0, "stderr: \(record.stderr)")
     #expect(record.stdout == "", "under LOUPE=stdio the scenario does not narrate")
-    let trace = try RecordedTrace(path: path)
+    let trace = try TraceFile(path: path)
     #expect(trace.created.count == 4)
     let doctor = try BuiltExamples.run("loupe", ["doctor", path])
     if sharedCancellation {
@@ -108,7 +108,7 @@ import Testing
   }
 }
 
-extension RecordedTrace {
+extension TraceFile {
   /// The store of the action event with `seq`.
   func storeOf(_ seq: Int) -> String? {
     events.first { $0.seq == seq }?.store

@@ -3,7 +3,7 @@ import Loupe
 import Testing
 
 /// A trace file read in full with core's `TraceReader`, checked to be whole.
-struct RecordedTrace {
+struct TraceFile {
   var header: TraceHeader
   var events: [Event]
 
