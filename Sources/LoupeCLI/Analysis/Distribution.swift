@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Durations (or any non-negative values) for count, total and percentiles, in bounded
 /// memory: exact up to ``exactLimit`` values, then a log-scale histogram with buckets 1%
 /// apart, so percentiles stay within 1% on any number of values.
@@ -52,14 +60,4 @@ struct Distribution: Sendable {
     }
     return values.sorted()[rank - 1]
   }
-
-  var mean: Double? { count == 0 ? nil : total / Double(count) }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -124,7 +124,4 @@ struct TraceStatistics {
     guard let pending = pendingReducers.removeValue(forKey: cause) else { return }
     actions[pending.label]?.reducer.add(time - pending.time)
   }
-
-  /// Effects still running at the end, for `doctor`-like summaries.
-  var runningEffects: Int { running.count }
 }
