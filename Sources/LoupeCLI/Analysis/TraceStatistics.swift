@@ -4,11 +4,7 @@ import LoupeCore
 /// (it keeps per-action, per-effect-origin, per-derived-value and per-store rows, and the
 /// effects still running — not the events).
 ///
-/// **Reducer time** is measured, for each `action.received` #n, as the time until the first
-/// later event that #n caused (its `state.changed`, an `effect.started` or
-/// `derived.recomputed` with `cause` n, or an `effect.cancelled` by it), provided no other
-/// action sent by the program or an effect came in between. That spans the reducer and the
-/// state diff; actions that change nothing and start nothing have no measurement.
+/// Reducer time is measured as ``ReducerTiming`` defines it.
 struct TraceStatistics {
   struct ActionRow {
     var count = 0
@@ -60,8 +56,7 @@ struct TraceStatistics {
   var identities: [String: IdentityRow] = [:]
 
   private var recentActions = RecentActions()
-  /// Actions whose reducer time is still being measured: seq → (time, label).
-  private var pendingReducers: [Int: (time: Double, label: String)] = [:]
+  private var reducers = ReducerTiming<String>()
   /// Effects started and not ended: id → (group, start time).
   private var running: [Int: (key: EffectKey, time: Double)] = [:]
 
@@ -71,6 +66,11 @@ struct TraceStatistics {
     if firstTime == nil { firstTime = event.time }
     lastTime = event.time
     lastSeq = event.seq
+    if let cause = ReducerTiming<String>.cause(of: event) {
+      for action in reducers.caused(by: cause, at: event.time) {
+        actions[action.info]?.reducer.add(event.time - action.time)
+      }
+    }
     switch event.payload {
     case .sessionStarted(let e):
       session = e
@@ -81,12 +81,10 @@ struct TraceStatistics {
     case .actionReceived(let e):
       actions[e.action, default: ActionRow()].count += 1
       recentActions.record(seq: event.seq, label: e.action)
-      if e.origin != .parent { pendingReducers.removeAll(keepingCapacity: true) }
-      pendingReducers[event.seq] = (event.time, e.action)
-    case .stateChanged(let e):
-      measureReducer(cause: e.cause, at: event.time)
+      _ = reducers.received(seq: event.seq, time: event.time, origin: e.origin, info: e.action)
+    case .stateChanged:
+      break
     case .effectStarted(let e):
-      measureReducer(cause: e.cause, at: event.time)
       let key = EffectKey(action: recentActions[e.cause] ?? "#\(e.cause)", cancelID: e.cancelID)
       effects[key, default: EffectRow()].started += 1
       running[e.effect] = (key, event.time)
@@ -95,12 +93,10 @@ struct TraceStatistics {
       if e.outcome == .completed { effects[key]!.completed += 1 } else { effects[key]!.failed += 1 }
       effects[key]!.durations.add(event.time - start)
     case .effectCancelled(let e):
-      if let by = e.by { measureReducer(cause: by.cause, at: event.time) }
       guard let (key, start) = running.removeValue(forKey: e.effect) else { break }
       effects[key]!.cancelled += 1
       effects[key]!.durations.add(event.time - start)
     case .derivedRecomputed(let e):
-      if let cause = e.cause { measureReducer(cause: cause, at: event.time) }
       var row = derived[e.derived, default: DerivedRow()]
       row.recomputed += 1
       if !e.outputChanged { row.unchanged += 1 }
@@ -118,10 +114,5 @@ struct TraceStatistics {
     case .mark, .unknown:
       break
     }
-  }
-
-  private mutating func measureReducer(cause: Int, at time: Double) {
-    guard let pending = pendingReducers.removeValue(forKey: cause) else { return }
-    actions[pending.label]?.reducer.add(time - pending.time)
   }
 }

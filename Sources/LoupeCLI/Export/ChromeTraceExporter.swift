@@ -4,8 +4,8 @@ import LoupeCore
 /// chrome://tracing open.
 ///
 /// - Each store is a named track (a "thread": `thread_name` metadata), in order of appearance.
-/// - An action is a slice (`X`) on its store's track lasting its reducer time (measured as in
-///   `loupe stats`), or an instant when it caused nothing to measure.
+/// - An action is a slice (`X`) on its store's track lasting its reducer time (as
+///   ``ReducerTiming`` measures it for `loupe stats`), or an instant when there is none.
 /// - An effect is an async span (`b`/`e`, `id` = the effect id) from `effect.started` to
 ///   `effect.finished`/`effect.cancelled`; effects still running at the end close at the last
 ///   event, marked `stillRunning`.
@@ -14,11 +14,14 @@ import LoupeCore
 ///
 /// Events are written as they are resolved, so memory stays bounded on large traces.
 struct ChromeTraceExporter {
+  /// What a pending action's slice needs.
+  typealias ActionSlice = (store: String, label: String, args: JSON)
+
   private let emit: (JSON) -> Void
   private let pid: Int
   private var tracks: [String: Int] = [:]
   private var actions = RecentActions()
-  private var pendingActions: [Int: (time: Double, store: String, label: String, args: JSON)] = [:]
+  private var reducers = ReducerTiming<ActionSlice>()
   private var running: [Int: (name: String, store: String)] = [:]
   private var lastTime = 0.0
 
@@ -55,6 +58,9 @@ struct ChromeTraceExporter {
   mutating func add(_ event: Event) {
     lastTime = max(lastTime, event.time)
     let seq = JSON.int(event.seq)
+    if let cause = ReducerTiming<ActionSlice>.cause(of: event) {
+      for action in reducers.caused(by: cause, at: event.time) { slice(action, until: event.time) }
+    }
     switch event.payload {
     case .sessionStarted(let e):
       instant("session started", category: "session", time: event.time, store: nil, scope: "g", args: ["seq": seq, "startedAt": .string(e.startedAt)])
@@ -68,17 +74,15 @@ struct ChromeTraceExporter {
         args: ["seq": seq, "identity": .string(e.identity), "previous": e.previous.map(JSON.string) ?? .null])
     case .actionReceived(let e):
       actions.record(seq: event.seq, label: e.action)
-      if e.origin != .parent { flushPendingActions() }
       var args: JSONObject = ["seq": seq, "origin": .string(e.origin.rawValue)]
       if let effect = e.effect { args.append("effect", .int(effect)) }
       if !e.value.isNull { args.append("value", e.value) }
       _ = track(e.store)
-      pendingActions[event.seq] = (event.time, e.store, e.action, .object(args))
+      let unmeasured = reducers.received(seq: event.seq, time: event.time, origin: e.origin, info: (e.store, e.action, .object(args)))
+      for action in unmeasured { instant(action) }
     case .stateChanged(let e):
-      resolve(cause: e.cause, at: event.time)
       instant(e.summary, category: "state", time: event.time, store: e.store, args: ["seq": seq, "cause": .int(e.cause), "changes": .array(e.changes.map(\.json))])
     case .effectStarted(let e):
-      resolve(cause: e.cause, at: event.time)
       let name = e.cancelID.map { "effect \($0)" } ?? (actions[e.cause].map { "effect of \($0)" } ?? "effect \(e.effect)")
       running[e.effect] = (name, e.store)
       emit([
@@ -91,12 +95,10 @@ struct ChromeTraceExporter {
       if let error = e.error { args.append("error", .string(error)) }
       end(effect: e.effect, store: e.store, time: event.time, args: args)
     case .effectCancelled(let e):
-      if let by = e.by { resolve(cause: by.cause, at: event.time) }
       var args: JSONObject = ["seq": seq, "cancelled": .string(e.reason.rawValue)]
       if let by = e.by { args.append("by", ["store": .string(by.store), "cause": .int(by.cause)]) }
       end(effect: e.effect, store: e.store, time: event.time, args: args)
     case .derivedRecomputed(let e):
-      if let cause = e.cause { resolve(cause: cause, at: event.time) }
       instant(
         "\(e.derived) recomputed", category: "derived", time: event.time, store: e.store,
         args: ["seq": seq, "outputChanged": .bool(e.outputChanged), "durationNs": .int(e.durationNs), "cause": e.cause.map(JSON.int) ?? .null])
@@ -119,27 +121,26 @@ struct ChromeTraceExporter {
     ])
   }
 
-  private mutating func resolve(cause: Int, at time: Double) {
-    guard let action = pendingActions.removeValue(forKey: cause) else { return }
+  /// An action as a slice lasting its reducer time.
+  private mutating func slice(_ action: ReducerTiming<ActionSlice>.Pending, until time: Double) {
     emit([
-      "name": .string(action.label), "cat": "action", "ph": "X", "ts": Self.microseconds(action.time),
-      "dur": Self.microseconds(time - action.time), "pid": .int(pid), "tid": .int(track(action.store)), "args": action.args,
+      "name": .string(action.info.label), "cat": "action", "ph": "X", "ts": Self.microseconds(action.time),
+      "dur": Self.microseconds(time - action.time), "pid": .int(pid), "tid": .int(track(action.info.store)),
+      "args": action.info.args,
     ])
   }
 
-  private mutating func flushPendingActions() {
-    for (_, action) in pendingActions.sorted(by: { $0.key < $1.key }) {
-      emit([
-        "name": .string(action.label), "cat": "action", "ph": "i", "s": "t", "ts": Self.microseconds(action.time),
-        "pid": .int(pid), "tid": .int(track(action.store)), "args": action.args,
-      ])
-    }
-    pendingActions.removeAll(keepingCapacity: true)
+  /// An action without a measured reducer time, as an instant.
+  private mutating func instant(_ action: ReducerTiming<ActionSlice>.Pending) {
+    emit([
+      "name": .string(action.info.label), "cat": "action", "ph": "i", "s": "t", "ts": Self.microseconds(action.time),
+      "pid": .int(pid), "tid": .int(track(action.info.store)), "args": action.info.args,
+    ])
   }
 
   /// Emits what is still open: actions without a measured reducer time, running effects.
   mutating func finish() {
-    flushPendingActions()
+    for action in reducers.finish() { instant(action) }
     for (effect, info) in running.sorted(by: { $0.key < $1.key }) {
       end(effect: effect, store: info.store, time: lastTime, args: ["stillRunning": true])
     }
