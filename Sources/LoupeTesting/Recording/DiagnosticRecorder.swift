@@ -1,0 +1,74 @@
+/// Captures the events of the stores in a test: no environment variable, no server.
+///
+/// The recorder owns a private ``EventBus``; stores created with it (``store(initialState:name:cancellation:clock:reducer:)``,
+/// or `Store(…, bus: recorder.bus)`) report there and nowhere else, so store ids
+/// (`TimerFeature#1`), effect ids and `seq` numbers start afresh in every test and the
+/// stream is the same on every run.
+///
+/// ```swift
+/// let recorder = DiagnosticRecorder()
+/// let clock = TestClock()
+/// let store = recorder.store(initialState: TimerFeature.State(), clock: clock) { TimerFeature() }
+///
+/// store.send(.startTapped)
+/// await clock.advance(by: .seconds(1))
+/// store.send(.stopTapped)
+///
+/// recorder.expect([
+///   .identityChanged("TimerFeature#1", reason: .created),
+///   .storeCreated("TimerFeature#1"),
+///   .action("TimerFeature.Action.startTapped"),
+///   …
+/// ])
+/// recorder.assertNoEffectLeftRunning()
+/// ```
+///
+/// Events arrive synchronously as the store emits them, from any thread; reading is
+/// thread-safe. To read the events of effects, await them first (`StoreTask.finish()`,
+/// `TestClock.advance(by:)`, `TestClock.waitUntilEffectsSettle()`).
+public final class DiagnosticRecorder: DiagnosticStream, @unchecked Sendable {
+  // Unchecked as its superclass: only `let`s of Sendable types.
+
+  /// The bus to create the stores under test with.
+  public let bus: EventBus
+
+  /// Creates a recorder on a new private bus.
+  ///
+  /// - Parameters:
+  ///   - program: The program name in `session.started`.
+  ///   - pid: The pid in `session.started`.
+  public convenience init(program: String = "test", pid: Int = 1) {
+    self.init(attachingTo: EventBus(program: program, pid: pid))
+  }
+
+  /// Creates a recorder that captures what `bus` carries from now on. A bus's first sink
+  /// receives `session.started`; a recorder attached later starts with the next event.
+  public init(attachingTo bus: EventBus) {
+    self.bus = bus
+    super.init(events: [])
+    bus.attach(storage)
+  }
+
+  deinit {
+    bus.detach(storage)
+  }
+
+  /// Creates a root store that reports to this recorder: `Store(…, bus: recorder.bus)`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - name: The store id (by default `TypeName#N`).
+  ///   - cancellation: `.isolated` (default) or `.processWide` cancel ids.
+  ///   - clock: The clock effects see; pass a ``TestClock`` to drive time.
+  ///   - reducer: The feature's reducer.
+  @MainActor
+  public func store<State, Action, R: Reducer>(
+    initialState: State,
+    name: String? = nil,
+    cancellation: CancellationScope = .isolated,
+    clock: some Clock<Duration> = ContinuousClock(),
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) -> Store<State, Action> where R.State == State, R.Action == Action {
+    Store(initialState: initialState, name: name, bus: bus, cancellation: cancellation, clock: clock, reducer: reducer)
+  }
+}

@@ -1,0 +1,29 @@
+import Testing
+import XCTest
+
+/// Where an assertion was called: its failure is reported there.
+struct CallSite: Sendable {
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  var sourceLocation: SourceLocation {
+    SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+  }
+}
+
+/// Reports assertion failures to the test framework that is running the test.
+///
+/// Inside a Swift Testing test (`Test.current` is set) a failure is an `Issue` recorded at
+/// the call site, so `withKnownIssue` sees it; otherwise it goes to XCTest with `XCTFail` at
+/// the call site's file and line, so an `XCTestCase` fails there.
+enum FailureReporter {
+  static func fail(_ message: String, at site: CallSite) {
+    if Test.current != nil {
+      Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+    } else {
+      XCTFail(message, file: site.filePath, line: site.line)
+    }
+  }
+}

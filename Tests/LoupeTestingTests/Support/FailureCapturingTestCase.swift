@@ -1,0 +1,31 @@
+import Synchronization
+import XCTest
+
+/// An `XCTestCase` that can catch the failures an assertion reports, to pin their text:
+/// `XCTExpectFailure` does not exist in swift-corelibs-xctest, so this overrides
+/// `recordFailure`, which every XCTest failure (`XCTFail` included) goes through.
+class FailureCapturingTestCase: XCTestCase {
+  private let capture = Mutex<[CapturedFailure]?>(nil)
+
+  override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    let captured = capture.withLock { captured -> Bool in
+      guard captured != nil else { return false }
+      // XCTFail prefixes its message with "failed - ".
+      let prefix = "failed - "
+      let message = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
+      captured?.append(CapturedFailure(message: message, line: lineNumber))
+      return true
+    }
+    if !captured {
+      super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+  }
+
+  /// Runs `body` and returns the failures it reported instead of failing the test.
+  func capturingFailures(_ body: () throws -> Void) rethrows -> [CapturedFailure] {
+    capture.withLock { $0 = [] }
+    defer { capture.withLock { $0 = nil } }
+    try body()
+    return capture.withLock { $0 ?? [] }
+  }
+}
