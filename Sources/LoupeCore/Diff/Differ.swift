@@ -129,8 +129,8 @@ struct Differ {
     // Identical bytes: nothing to see. (For scalars this is also the only comparison made
     // before rendering: `==` would call 0.0 and -0.0 equal although they render differently.)
     if info.identicalBits(old, new) { return }
-    if info.isBuiltin {
-      (old as! any BuiltinRenderable).diff(against: new, in: &self)
+    if let diffBuiltin = info.diffBuiltin {
+      diffBuiltin(old, new, &self)
       return
     }
     if info.isRedacted {

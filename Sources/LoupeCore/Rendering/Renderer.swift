@@ -14,6 +14,8 @@ struct Renderer {
   /// where it was made.
   var references = 0
   let redacting: Bool
+  /// The last type looked up, for runs of elements of one type.
+  private var lastInfo: (type: ObjectIdentifier, info: TypeInfo)?
 
   init(options: RenderOptions, at base: StatePath = .root, ancestors: [(object: ObjectIdentifier, depth: Int)] = []) {
     self.options = options
@@ -48,13 +50,13 @@ struct Renderer {
     var value = value
     var substitutions = 0
     while true {
-      let info = TypeInfo.of(type(of: value))
+      let info = typeInfo(type(of: value))
       if info.kind == .optional {
         guard let wrapped = (value as? any AnyOptional)?.wrappedAny else { return .null }
         value = wrapped
         continue
       }
-      if info.isBuiltin { return (value as! any BuiltinRenderable).render(in: &self) }
+      if let renderBuiltin = info.renderBuiltin { return renderBuiltin(value, &self) }
       if info.isRedacted { return .string(RenderMarker.redacted) }
       if info.isCustom, substitutions < 16 {
         value = (value as! any CustomLoupeRepresentable).customLoupeValue
@@ -76,6 +78,14 @@ struct Renderer {
         return renderMirrored(mirror, of: value)
       }
     }
+  }
+
+  private mutating func typeInfo(_ type: any Any.Type) -> TypeInfo {
+    let key = ObjectIdentifier(type)
+    if let lastInfo, lastInfo.type == key { return lastInfo.info }
+    let info = TypeInfo.of(type)
+    lastInfo = (key, info)
+    return info
   }
 
   // MARK: - Shapes

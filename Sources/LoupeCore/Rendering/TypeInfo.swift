@@ -24,6 +24,9 @@ final class TypeInfo: @unchecked Sendable {
 
   let kind: TypeKind
   let isBuiltin: Bool
+  /// The built-in rule for this type, called without a conformance lookup per value.
+  let renderBuiltin: ((Any, inout Renderer) -> JSON)?
+  let diffBuiltin: ((Any, Any, inout Differ) -> Void)?
   let isRedacted: Bool
   let isCustom: Bool
   /// The type as `Equatable`, when it is.
@@ -38,7 +41,16 @@ final class TypeInfo: @unchecked Sendable {
 
   private init(_ type: any Any.Type) {
     kind = TypeKind(type)
-    isBuiltin = type is any BuiltinRenderable.Type
+    if let builtin = type as? any BuiltinRenderable.Type {
+      func thunks<T: BuiltinRenderable>(_: T.Type) -> ((Any, inout Renderer) -> JSON, (Any, Any, inout Differ) -> Void) {
+        ({ value, renderer in (value as! T).render(in: &renderer) }, { old, new, differ in (old as! T).diff(against: new, in: &differ) })
+      }
+      (renderBuiltin, diffBuiltin) = thunks(builtin)
+      isBuiltin = true
+    } else {
+      (renderBuiltin, diffBuiltin) = (nil, nil)
+      isBuiltin = false
+    }
     isRedacted = type is any LoupeRedacted.Type
     isCustom = type is any CustomLoupeRepresentable.Type
     equatable = type as? any Equatable.Type
