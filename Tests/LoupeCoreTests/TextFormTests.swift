@@ -147,3 +147,51 @@ import Testing
     #expect(ChangeSummary.line(store: "S#1", changes: []) == "S#1: unchanged.")
   }
 }
+
+@Suite struct DiffTextIdentifiedTests {
+  @Test func movedElementsShowAsRemovedAndInserted() {
+    let old: JSON = [["id": 1, "t": "a"], ["id": 2, "t": "b"], ["id": 3, "t": "c"]]
+    let new: JSON = [["id": 2, "t": "b"], ["id": 3, "t": "C"], ["id": 1, "t": "a"]]
+    #expect(DiffText.diff(old, new) == """
+        [
+      −   [0]: {id: 1, t: "a"}
+          [0]: {…}
+          [1]: {
+            id: 3
+      −     t: "c"
+      +     t: "C"
+          }
+      +   [2]: {id: 1, t: "a"}
+        ]
+      """)
+  }
+
+  @Test func nestedArraysAndTypeChanges() {
+    #expect(DiffText.diff(["m": [[1, 2], [3]]], ["m": [[1, 2], [3, 4]]]) == """
+        {
+          m: [
+            [0]: […]
+            [1]: [
+              [0]: 3
+      +       [1]: 4
+            ]
+          ]
+        }
+      """)
+    #expect(DiffText.diff(["a": [1]], ["a": "x"]) == """
+        {
+      −   a: [1]
+      +   a: "x"
+        }
+      """)
+  }
+}
+
+@Suite struct RenderOptionsTests {
+  @Test func redactionGlobsComeFromTheEnvironment() {
+    let options = RenderOptions.fromEnvironment(["LOUPE_REDACT": " *password* , token,, "])
+    #expect(options.redactedPaths.map(\.pattern) == ["*password*", "token"])
+    #expect(RenderOptions.fromEnvironment([:]).redactedPaths.isEmpty)
+    #expect(options.maxCollectionCount == RenderOptions.default.maxCollectionCount)
+  }
+}
