@@ -51,12 +51,13 @@ struct DemoCommand: Command {
     let status = try await session.run(in: context)
     guard status == ExitStatus.success else { return status }
     let file = Self.shellQuoted(trace)
+    let loupe = Self.howToRunLoupe(in: context)
     let suggestions: [(String, String)] = [
-      ("loupe doctor \(file)", "the pitfalls in this run, explained"),
-      ("loupe show \(file) --kind 'effect.*'", "effects, with how long each ran"),
-      ("loupe show \(file) --format changes", "state changes, _printChanges style"),
-      ("loupe stats \(file)", "actions, reducer time, effect durations"),
-      ("loupe export \(file) --chrome-trace demo.json", "then open demo.json in https://ui.perfetto.dev"),
+      ("\(loupe) doctor \(file)", "the pitfalls in this run, explained"),
+      ("\(loupe) show \(file) --kind 'effect.*'", "effects, with how long each ran"),
+      ("\(loupe) show \(file) --format changes", "state changes, _printChanges style"),
+      ("\(loupe) stats \(file)", "actions, reducer time, effect durations"),
+      ("\(loupe) export \(file) --chrome-trace demo.json", "then open demo.json in https://ui.perfetto.dev"),
     ]
     let width = suggestions.map(\.0.count).max() ?? 0
     context.stdout.line()
@@ -68,9 +69,15 @@ struct DemoCommand: Command {
     context.stdout.line()
     context.stdout.line(style.bold("Your own program") + " (built with Loupe):")
     context.stdout.line()
-    context.stdout.line("  loupe attach -- .build/debug/MyApp            " + style.dim("# watch it live"))
-    context.stdout.line("  loupe record bug.loupe -- .build/debug/MyApp  " + style.dim("# record a trace for a bug report"))
-    context.stdout.line("  LOUPE_RECORD=bug.loupe .build/debug/MyApp     " + style.dim("# or let the program record itself"))
+    let own: [(String, String)] = [
+      ("\(loupe) attach -- .build/debug/MyApp", "watch it live"),
+      ("\(loupe) record bug.loupe -- .build/debug/MyApp", "record a trace for a bug report"),
+      ("LOUPE_RECORD=bug.loupe .build/debug/MyApp", "or let the program record itself"),
+    ]
+    let ownWidth = own.map(\.0.count).max() ?? 0
+    for (command, comment) in own {
+      context.stdout.line("  " + Formatting.rightPad(command, ownWidth) + "  " + style.dim("# " + comment))
+    }
     return status
   }
 
@@ -87,6 +94,21 @@ struct DemoCommand: Command {
         "loupe-examples is not next to loupe (in \(directory)). Build it with 'swift build --product loupe-examples', or run 'swift run loupe demo'.")
     }
     return path
+  }
+
+  /// How the user can run this `loupe` again: `loupe` when it is the one on `PATH`,
+  /// `swift run loupe` when it was built in the current package, else its path.
+  static func howToRunLoupe(in context: CommandContext) -> String {
+    guard let directory = context.executableDirectory else { return "loupe" }
+    let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+    for entry in (context.environment["PATH"] ?? "").split(separator: ":") {
+      if URL(fileURLWithPath: String(entry)).resolvingSymlinksInPath().path == resolved { return "loupe" }
+    }
+    let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+    if resolved.hasPrefix(current + "/.build/"), FileManager.default.fileExists(atPath: current + "/Package.swift") {
+      return "swift run loupe"
+    }
+    return shellQuoted(resolved + "/loupe")
   }
 
   static func shellQuoted(_ text: String) -> String {
