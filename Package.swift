@@ -37,7 +37,7 @@ let package = Package(
     .testTarget(name: "LoupeRPCTests", dependencies: ["LoupeRPC"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeStoreTests", dependencies: ["Loupe"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeInspectorTests", dependencies: ["Loupe", "LoupeRPC"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeTestingTests", dependencies: ["LoupeTesting"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeTestingTests", dependencies: ["LoupeTesting"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeCLITests", dependencies: ["LoupeCLI"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeExamplesTests", dependencies: ["LoupeExamples", "LoupeTesting"], swiftSettings: swiftSettings),
   ]

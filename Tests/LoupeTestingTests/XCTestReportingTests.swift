@@ -65,6 +65,71 @@ final class XCTestReportingTests: FailureCapturingTestCase {
       """, line: line)])
   }
 
+  /// Seed 000 under XCTest. (XCTest runs its tests one at a time, before Swift Testing's, so
+  /// the process-wide cancellation scope is not shared with another test here.)
+  @MainActor
+  func testSharedCancellationFailsUnderXCTestToo() {
+    let recorder = DiagnosticRecorder()
+    let clock = TestClock()
+    let pages = (0..<2).map { id in
+      recorder.store(initialState: PageFeature.State(id: id), name: "Page\(id)", cancellation: .processWide, clock: clock) {
+        PageFeature()
+      }
+    }
+    defer { for page in pages { page.invalidate() } }
+    pages[0].send(.onAppear)
+    pages[1].send(.onAppear)
+
+    let line = #line + 2
+    let failures = capturingFailures {
+      recorder.assertEffectNotCancelled(cancelID: "timer", store: "Page0")
+    }
+    XCTAssertEqual(failures, [CapturedFailure(message: """
+      An effect with cancelID timer in Page0 was cancelled.
+
+          #7 effect.started Page0 effect: 1, cause: #6, cancelID: PageFeature.CancelID.timer
+          #8 action.received Page1 action: PageFeature.Action.onAppear, origin: send
+        + #9 effect.cancelled Page0 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: Page1 (#8)
+
+      (Expected: −, Actual: +)
+
+      Page1 cancelled an effect of Page0. Cancel ids are shared between these stores (cancellation: .processWide, or separate TCA stores before effect isolation): give each page one parent store, or isolated cancellation.
+      """, line: line)])
+  }
+
+  @MainActor
+  func testDerivedAndIdentityChecksUnderXCTest() {
+    let recorder = DiagnosticRecorder()
+    let store = recorder.store(initialState: ContentFeature.State()) { ContentFeature() }
+    let playing = store.derived("isPlaying", select: \.playButton) { $0?.isPlaying ?? false }
+    store.send(.playButton(.tapped))
+    XCTAssertTrue(playing.value)
+
+    let line = #line + 2
+    let failures = capturingFailures {
+      recorder.assertDerived("isPlaying", recomputedAtMost: 0)
+      recorder.assertIdentityChanged("ContentFeature#1/playButton", reason: .dismissed)
+    }
+    XCTAssertEqual(failures, [
+      CapturedFailure(message: """
+        The derived value isPlaying of ContentFeature#1 was recomputed 1 time; at most 0 were expected.
+
+            #7 action.received ContentFeature#1 action: ContentFeature.Action.playButton, origin: send
+          + #10 derived.recomputed ContentFeature#1 derived: isPlaying, cause: #7, outputChanged: true
+
+        (Expected: −, Actual: +)
+        """, line: line),
+      CapturedFailure(message: """
+        The identity of ContentFeature#1/playButton did not change (dismissed).
+
+            #4 identity.changed ContentFeature#1/playButton identity: i2, reason: created
+          − identity.changed ContentFeature#1/playButton reason: dismissed
+
+        (Expected: −, Actual: +)
+        """, line: line + 1),
+    ])
+  }
+
   func testPassingAssertionsReportNothing() {
     let recorder = DiagnosticRecorder()
     let failures = capturingFailures {

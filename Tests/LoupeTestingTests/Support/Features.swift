@@ -69,3 +69,74 @@ struct LeakyPlayerFeature: Reducer {
     }
   }
 }
+
+/// Seed 002's PlayButton: state that lives as long as the button is shown.
+struct PlayButton: Reducer {
+  struct State: Equatable {
+    var isPlaying = false
+  }
+  enum Action: Equatable { case tapped }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.isPlaying.toggle()
+    return .none
+  }
+}
+
+/// Seed 002's ContentView: a toggle that shows and hides the play button.
+struct ContentFeature: Reducer {
+  struct State: Equatable {
+    var showPlayButton = true
+    var playButton: PlayButton.State? = PlayButton.State()
+  }
+  enum Action: Equatable {
+    case toggleTapped
+    case playButton(PlayButton.Action)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .toggleTapped:
+        state.showPlayButton.toggle()
+        state.playButton = state.showPlayButton ? PlayButton.State() : nil
+        return .none
+      case .playButton:
+        return .none
+      }
+    }
+    .ifLet(\.playButton, action: Action.playButton) { PlayButton() }
+  }
+}
+
+/// A to-do list with a filter, for derived values.
+struct TodosFeature: Reducer {
+  struct Todo: Equatable, Identifiable {
+    let id: Int
+    var title: String
+    var isDone = false
+  }
+  struct State: Equatable {
+    var todos: IdentifiedArrayOf<Todo> = []
+    var draft = ""
+  }
+  enum Action: Equatable {
+    case add(String)
+    case toggle(Int)
+    case draftChanged(String)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .add(let title):
+        state.todos.append(Todo(id: state.todos.count + 1, title: title))
+      case .toggle(let id):
+        state.todos[id: id]?.isDone.toggle()
+      case .draftChanged(let draft):
+        state.draft = draft
+      }
+      return .none
+    }
+  }
+}
