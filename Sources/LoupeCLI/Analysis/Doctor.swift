@@ -69,6 +69,12 @@ struct Doctor {
   static let identityChurnThreshold = 3
   static let unchangedThreshold = 2
 
+  /// Counts an event that no check needs (a `state.changed`).
+  mutating func skip(seq: Int) {
+    events += 1
+    lastSeq = seq
+  }
+
   mutating func add(_ event: Event) {
     events += 1
     lastSeq = event.seq

@@ -18,8 +18,9 @@ struct EventLineScanner {
     var kind = Member.absent
     var store = Member.absent
     var action = Member.absent
-    /// Whether `seq` and `time` are present and numbers, as every event needs.
-    var hasSeq = false
+    /// The value of `seq` when it is a plain integer.
+    var seq: Int?
+    /// Whether `time` is present and a number, as every event needs.
     var hasTime = false
   }
 
@@ -70,7 +71,7 @@ struct EventLineScanner {
         case .kind: fields.kind = member(at: valueStart)
         case .store: fields.store = member(at: valueStart)
         case .action: fields.action = member(at: valueStart)
-        case .seq: fields.hasSeq = isNumber(at: valueStart)
+        case .seq: fields.seq = integer(from: valueStart, to: i)
         case .time: fields.hasTime = isNumber(at: valueStart)
         }
       }
@@ -120,6 +121,22 @@ struct EventLineScanner {
     let contents = (start + 1)..<(i - 1)
     for j in contents where bytes[j] == UInt8(ascii: "\\") { return .other }
     return .plain(contents)
+  }
+
+  /// The integer in `bytes[start..<end]`, when it is one (no fraction, no exponent).
+  private func integer(from start: Int, to end: Int) -> Int? {
+    var index = start
+    let negative = bytes[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
+    guard index < end, end - index <= 18 else { return nil }
+    var value = 0
+    while index < end {
+      let byte = bytes[index]
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      index += 1
+    }
+    return negative ? -value : value
   }
 
   private func isNumber(at start: Int) -> Bool {

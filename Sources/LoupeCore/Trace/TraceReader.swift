@@ -63,6 +63,8 @@ public final class TraceReader {
     public var bytes: ArraySlice<UInt8>
     /// The event's `kind`.
     public var kind: String
+    /// The event's `seq`.
+    public var seq: Int
     /// The decoded event; `nil` only when asked not to decode and the filter could be
     /// decided without it.
     public var event: Event?
@@ -222,7 +224,7 @@ public final class TraceReader {
     let bytes = lines.buffer[range]
     if isBlank(bytes) { return nil }
     let scanned = bytes.withUnsafeBufferPointer { EventLineScanner.scan($0) }
-    guard let fields = scanned, fields.hasSeq, fields.hasTime, case .plain(let kindRange) = fields.kind else {
+    guard let fields = scanned, let seq = fields.seq, fields.hasTime, case .plain(let kindRange) = fields.kind else {
       return decodeFully(bytes, filter: filter, isLast: isLast)
     }
     let kind = bytes.withUnsafeBufferPointer { line in
@@ -233,7 +235,7 @@ public final class TraceReader {
     }
     switch verdict {
     case false?: return nil
-    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, event: nil)
+    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, event: nil)
     default: return decodeFully(bytes, filter: filter, isLast: isLast)
     }
   }
@@ -251,7 +253,7 @@ public final class TraceReader {
       return nil
     }
     guard filter.matches(event) else { return nil }
-    return Item(line: lineNumber, bytes: bytes, kind: event.kind, event: event)
+    return Item(line: lineNumber, bytes: bytes, kind: event.kind, seq: event.seq, event: event)
   }
 
   private func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -21,7 +21,7 @@ import Testing
     #expect(member(line, \.kind) == "action.received")
     #expect(member(line, \.store) == "A#1/pages[id: 2]")
     #expect(member(line, \.action) == "P.Action.tick")
-    #expect(scan(line)?.hasSeq == true)
+    #expect(scan(line)?.seq == 3)
     #expect(scan(line)?.hasTime == true)
   }
 
@@ -29,7 +29,9 @@ import Testing
     #expect(member(#"{"kind":"a\"b"}"#, \.kind) == "<other>")
     #expect(member(#"{"kind":"mark","store":null}"#, \.store) == "<other>")
     #expect(member(#"{"kind":"mark"}"#, \.store) == "<absent>")
-    #expect(scan(#"{"seq":"1","time":null}"#)?.hasSeq == false)
+    #expect(scan(#"{"seq":"1","time":null}"#)?.seq == nil)
+    #expect(scan(#"{"seq":1.5,"time":1}"#)?.seq == nil)  // not an integer: decode to find out
+    #expect(scan(#"{"seq":-7,"time":1}"#)?.seq == -7)
     #expect(scan(#"{"seq":"1","time":null}"#)?.hasTime == false)
   }
 
@@ -114,6 +116,7 @@ import Testing
       while let item = try reader.next(filter: filter, decode: decode) {
         let event = try item.event ?? Event(jsonText: item.bytes)
         #expect(event.kind == item.kind)
+        #expect(event.seq == item.seq)
         #expect(String(decoding: item.bytes, as: UTF8.self) == event.jsonText)
         seqs.append(event.seq)
       }
