@@ -194,6 +194,21 @@ import Testing
     #expect(EventExpectation.dropped(count: 2).description == "dropped count: 2")
   }
 
+  @Test func aStreamBuiltByHandTakesTheSameAssertions() {
+    let stream = RecordedTrace(events: [
+      Event(seq: 1, time: 0, payload: .mark(Mark(label: "start"))),
+      Event(seq: 2, time: 1, payload: .effectStarted(EffectStarted(store: "A#1", effect: 7, cause: 1, cancelID: "load"))),
+      Event(seq: 3, time: 2, payload: .effectFinished(EffectFinished(store: "A#1", effect: 7, outcome: .failed, error: "offline"))),
+    ])
+    stream.expect([.mark("start"), .effectStarted(store: "A#1", cancelID: "load"), .effectFinished(effect: 7, outcome: .failed)])
+    stream.assertNoEffectLeftRunning()
+    #expect(stream.timeline == """
+      #1 mark label: start
+      #2 effect.started A#1 effect: 7, cause: #1, cancelID: load
+      #3 effect.finished A#1 effect: 7, outcome: failed, error: offline
+      """)
+  }
+
   @Test func aPatternWithoutADotNamesTheCaseAlone() {
     let event = Event(seq: 1, time: 0, payload: .effectCancelled(EffectCancelled(
       store: "PageFeature#1", effect: 1, cancelID: "PageFeature.CancelID.timer", reason: .cancel, by: nil)))

@@ -17,8 +17,8 @@ struct Alignment {
   /// Above this many cells the table is not built and a greedy in-order match is used.
   static let tableLimit = 4_000_000
 
-  init(expected: Int, actual: Int, matches: (Int, Int) -> Bool) {
-    if expected * actual > Self.tableLimit {
+  init(expected: Int, actual: Int, tableLimit: Int = Alignment.tableLimit, matches: (Int, Int) -> Bool) {
+    if expected * actual > tableLimit {
       steps = Self.greedy(expected: expected, actual: actual, matches: matches)
       return
     }

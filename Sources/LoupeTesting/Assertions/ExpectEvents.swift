@@ -49,34 +49,30 @@ extension DiagnosticStream {
     exhaustivity: Exhaustivity? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
-    let failure: String? = storage.state.withLock { state in
-      var filter = state.filter
-      if let kinds { filter.kinds = kinds.map(Glob.init) }
-      if let stores { filter.stores = stores.map(Glob.init) }
-      let mode = exhaustivity ?? state.exhaustivity
-      let window = state.events.indices[state.cursor...].filter { index in
-        let event = state.events[index]
-        return event.kind != SessionStarted.kind && filter.matches(event)
-      }
-      let alignment = Alignment(expected: expectations.count, actual: window.count) { i, j in
-        expectations[i].matches(state.events[window[j]])
-      }
-      let lastMatched = alignment.steps.last { if case .matched = $0 { true } else { false } }
-      switch (mode, lastMatched) {
-      case (.on, _): state.cursor = state.events.count
-      case (.off, .matched(_, let j)?): state.cursor = window[j] + 1
-      case (.off, _): break
-      }
-      let missing = alignment.missing.count
-      let unexpected = mode == .on ? alignment.unexpected.count : 0
-      guard missing > 0 || unexpected > 0 else { return nil }
-      return Self.mismatchMessage(
-        alignment, expectations: expectations, events: window.map { state.events[$0] }, mode: mode,
-        missing: missing, unexpected: unexpected)
+    let snapshot = storage.state.withLock { $0 }
+    var filter = snapshot.filter
+    if let kinds { filter.kinds = kinds.map(Glob.init) }
+    if let stores { filter.stores = stores.map(Glob.init) }
+    let mode = exhaustivity ?? snapshot.exhaustivity
+    let window = snapshot.events.indices[snapshot.cursor...].filter { index in
+      let event = snapshot.events[index]
+      return event.kind != SessionStarted.kind && filter.matches(event)
     }
-    if let failure {
-      FailureReporter.fail(failure, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    let events = window.map { snapshot.events[$0] }
+    let alignment = Alignment(expected: expectations.count, actual: events.count) { expectations[$0].matches(events[$1]) }
+
+    let lastMatched = alignment.steps.last { if case .matched = $0 { true } else { false } }
+    switch (mode, lastMatched) {
+    case (.on, _): storage.state.withLock { $0.cursor = snapshot.events.count }
+    case (.off, .matched(_, let j)?): storage.state.withLock { $0.cursor = window[j] + 1 }
+    case (.off, _): break
     }
+    let missing = alignment.missing.count
+    let unexpected = mode == .on ? alignment.unexpected.count : 0
+    guard missing > 0 || unexpected > 0 else { return }
+    let message = Self.mismatchMessage(
+      alignment, expectations: expectations, events: events, mode: mode, missing: missing, unexpected: unexpected)
+    FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   static func mismatchMessage(
@@ -102,9 +98,4 @@ extension DiagnosticStream {
       : nil
     return diff.message(header + ".", footer: footer)
   }
-}
-
-/// `1 thing`, `2 things`.
-func plural(_ count: Int, _ singular: String, _ pluralForm: String) -> String {
-  "\(count) \(count == 1 ? singular : pluralForm)"
 }

@@ -7,6 +7,7 @@ extension DiagnosticStream {
   public func assertNoEffectLeftRunning(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let ledger = EffectLedger(events)
     let running = ledger.running
     guard !running.isEmpty else { return }
@@ -20,9 +21,9 @@ extension DiagnosticStream {
     let header = running.count == 1
       ? "An effect is still running: it started, and it neither finished nor was cancelled."
       : "\(running.count) effects are still running: they started, and they neither finished nor were cancelled."
-    report(
-      rows.diff.message(header, footer: "Cancel it (.cancel(id:), StoreTask.cancel()) or await it (StoreTask.finish(), TestClock.advance(by:)) before this check."),
-      fileID, filePath, line, column)
+    let them = running.count == 1 ? "it" : "them"
+    let footer = "Cancel \(them) (.cancel(id:), StoreTask.cancel()) or await \(them) (StoreTask.finish(), TestClock.advance(by:)) before this check."
+    FailureReporter.fail(rows.diff.message(header, footer: footer), at: site)
   }
 
   /// Asserts that an effect with `cancelID` was cancelled, and, when given, in which store,
@@ -41,6 +42,7 @@ extension DiagnosticStream {
     cancelID: String, store: String? = nil, reason: EffectCancelled.Reason? = nil, by: String? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let expectation = EventExpectation.effectCancelled(store: store, cancelID: cancelID, reason: reason, by: by)
     let events = self.events
     guard !events.contains(where: expectation.matches) else { return }
@@ -59,7 +61,7 @@ extension DiagnosticStream {
     rows.expected(expectation.description, near: anchor ?? 0, before: candidates.first?.ended != nil)
     var header = "No effect was cancelled as expected."
     if candidates.isEmpty { header += " No effect with this cancel id started." }
-    report(rows.diff.message(header), fileID, filePath, line, column)
+    FailureReporter.fail(rows.diff.message(header), at: site)
   }
 
   /// Asserts that no effect with `cancelID` (in `store`, when given) was cancelled, for
@@ -74,6 +76,7 @@ extension DiagnosticStream {
     cancelID: String, store: String? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let ledger = EffectLedger(events)
     let cancelled = ledger.entries.filter { entry in
       guard Self.entry(entry, cancelID: cancelID, store: store), case .effectCancelled? = entry.ended?.payload else { return false }
@@ -97,7 +100,7 @@ extension DiagnosticStream {
       : "\(cancelled.count) effects \(subject) were cancelled."
     let footer = others.isEmpty
       ? nil : Self.sharedCancelIDsNote(Array(Set(others)).sorted().joined(separator: "; ") + ".")
-    report(rows.diff.message(header, footer: footer), fileID, filePath, line, column)
+    FailureReporter.fail(rows.diff.message(header, footer: footer), at: site)
   }
 
   /// Asserts that no effect (of `store`, when given) was cancelled by the action of another
@@ -109,6 +112,7 @@ extension DiagnosticStream {
     store: String? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let ledger = EffectLedger(events)
     let storeGlob = store.map(Glob.init)
     var rows = StoryRows()
@@ -124,7 +128,7 @@ extension DiagnosticStream {
     }
     guard count > 0 else { return }
     let header = count == 1 ? "An effect was cancelled by another store." : "\(count) effects were cancelled by another store."
-    report(rows.diff.message(header, footer: Self.sharedCancelIDsNote(nil)), fileID, filePath, line, column)
+    FailureReporter.fail(rows.diff.message(header, footer: Self.sharedCancelIDsNote(nil)), at: site)
   }
 
   static func sharedCancelIDsNote(_ what: String?) -> String {
@@ -136,9 +140,5 @@ extension DiagnosticStream {
     guard let id = entry.info.cancelID, NamePattern(cancelID).matches(id) else { return false }
     if let store, !Glob(store).matches(entry.info.store) { return false }
     return true
-  }
-
-  func report(_ message: String, _ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
-    FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }

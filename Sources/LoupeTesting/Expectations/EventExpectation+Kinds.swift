@@ -30,7 +30,7 @@ extension EventExpectation {
   ) -> Self {
     let label = ValueRenderer.actionLabel(action)
     let value = ValueRenderer.render(action)
-    let shown = EventText.actionValue(ActionReceived(store: "", action: label, value: value, origin: .send))
+    let shown = EventText.actionValue(label: label, value: value)
     return Self(kind: ActionReceived.kind, store: store, fields: [
       .equal("action", label) { $0.actionReceived?.action },
       .equal("value", value, shown: shown ?? "") { $0.actionReceived?.value }.map { shown == nil ? $0.hidden : $0 },

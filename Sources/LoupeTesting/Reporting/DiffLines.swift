@@ -65,3 +65,8 @@ struct DiffLines {
     return text
   }
 }
+
+/// `1 event`, `2 events`: a count and the noun that goes with it.
+func plural(_ count: Int, _ singular: String, _ pluralForm: String) -> String {
+  "\(count) \(count == 1 ? singular : pluralForm)"
+}

@@ -34,7 +34,7 @@ enum EventText {
       return ["identity: \(e.identity)"] + (e.previous.map { ["previous: \($0)"] } ?? []) + ["reason: \(e.reason.rawValue)"]
     case .actionReceived(let e):
       var fields = ["action: \(e.action)"]
-      if let value = actionValue(e) { fields.append("value: \(value)") }
+      if let value = actionValue(label: e.action, value: e.value) { fields.append("value: \(value)") }
       fields.append("origin: \(e.origin.rawValue)")
       if let effect = e.effect { fields.append("effect: \(effect)") }
       return fields
@@ -62,10 +62,10 @@ enum EventText {
 
   /// The action's rendered value, unless it says no more than the label (a case without
   /// payload renders as its name).
-  static func actionValue(_ action: ActionReceived) -> String? {
-    if case .string(let name) = action.value, action.action.hasSuffix("." + name) || action.action == name { return nil }
-    if action.value.isNull { return nil }
-    return value(action.value)
+  static func actionValue(label: String, value json: JSON) -> String? {
+    if case .string(let name) = json, label.hasSuffix("." + name) || label == name { return nil }
+    if json.isNull { return nil }
+    return value(json)
   }
 
   /// `count: 0 → 1`, `todos[id: 3]: inserted {…}`, `todos[id: 1]: removed`.

@@ -18,6 +18,10 @@ struct CallSite: Sendable {
 /// Inside a Swift Testing test (`Test.current` is set) a failure is an `Issue` recorded at
 /// the call site, so `withKnownIssue` sees it; otherwise it goes to XCTest with `XCTFail` at
 /// the call site's file and line, so an `XCTestCase` fails there.
+///
+/// Call assertions from the test itself (or a task it awaits): Swift Testing finds the
+/// current test through the task, and a detached task has none. swift-corelibs-xctest
+/// ignores `XCTFail` outside a running test case, so there is nothing to report to then.
 enum FailureReporter {
   static func fail(_ message: String, at site: CallSite) {
     if Test.current != nil {
