@@ -5,7 +5,7 @@ import XCTest
 /// `XCTExpectFailure` does not exist in swift-corelibs-xctest, so this overrides
 /// `recordFailure`, which every XCTest failure (`XCTFail` included) goes through.
 class FailureCapturingTestCase: XCTestCase {
-  private let capture = Mutex<[CapturedFailure]?>(nil)
+  private let capture = Mutex<[(failure: CapturedFailure, file: String)]?>(nil)
 
   override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
     let captured = capture.withLock { captured -> Bool in
@@ -13,7 +13,7 @@ class FailureCapturingTestCase: XCTestCase {
       // XCTFail prefixes its message with "failed - ".
       let prefix = "failed - "
       let message = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
-      captured?.append(CapturedFailure(message: message, line: lineNumber))
+      captured?.append((CapturedFailure(message: message, line: lineNumber), filePath))
       return true
     }
     if !captured {
@@ -21,11 +21,18 @@ class FailureCapturingTestCase: XCTestCase {
     }
   }
 
-  /// Runs `body` and returns the failures it reported instead of failing the test.
-  func capturingFailures(_ body: () throws -> Void) rethrows -> [CapturedFailure] {
+  /// Runs `body` and returns the failures it reported instead of failing the test. Each must
+  /// have been reported in the caller's file (the assertions' call sites are there).
+  func capturingFailures(file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) rethrows -> [CapturedFailure] {
     capture.withLock { $0 = [] }
-    defer { capture.withLock { $0 = nil } }
     try body()
-    return capture.withLock { $0 ?? [] }
+    let captured = capture.withLock { captured in
+      defer { captured = nil }
+      return captured ?? []
+    }
+    for (failure, path) in captured where path != "\(file)" {
+      XCTFail("reported in \(path): \(failure)", file: file, line: line)
+    }
+    return captured.map(\.failure)
   }
 }
