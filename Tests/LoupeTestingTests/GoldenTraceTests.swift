@@ -60,7 +60,7 @@ import Testing
       recorder.assertMatchesGolden(path)
     }
     #expect(failures == [CapturedFailure(message: """
-      Recorded the golden trace \(path) (12 events) because it did not exist. Check it, turn recording off and run the test again.
+      Recorded the golden trace \(path) (12 events) because it did not exist. Check it and run the test again.
       """, line: line)])
     // Recorded: a normalized trace any reader takes; the same stream now passes.
     let trace = try RecordedTrace(path: path)

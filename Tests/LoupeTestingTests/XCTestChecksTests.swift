@@ -117,7 +117,7 @@ final class XCTestChecksTests: FailureCapturingTestCase {
       recorder.assertMatchesGolden(directory + "/timer.loupe", kinds: ["action.*"])
     }
     XCTAssertEqual(failures, [CapturedFailure(message: """
-      Recorded the golden trace \(directory)/timer.loupe (2 events) because it did not exist. Check it, turn recording off and run the test again.
+      Recorded the golden trace \(directory)/timer.loupe (2 events) because it did not exist. Check it and run the test again.
       """, line: line)])
     XCTAssertEqual(capturingFailures { recorder.assertMatchesGolden(directory + "/timer.loupe", kinds: ["action.*"]) }, [])
   }

@@ -67,18 +67,18 @@ extension DiagnosticStream {
     case (.off, .matched(_, let j)?): storage.state.withLock { $0.cursor = window[j] + 1 }
     case (.off, _): break
     }
-    let missing = alignment.missing.count
-    let unexpected = mode == .on ? alignment.unexpected.count : 0
-    guard missing > 0 || unexpected > 0 else { return }
-    let message = Self.mismatchMessage(
-      alignment, expectations: expectations, events: events, mode: mode, missing: missing, unexpected: unexpected)
-    FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    if let message = Self.mismatchMessage(alignment, expectations: expectations, events: events, mode: mode) {
+      FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
   }
 
+  /// The failure message for `alignment`, or `nil` when it is a pass in `mode`.
   static func mismatchMessage(
-    _ alignment: Alignment, expectations: [EventExpectation], events: [Event], mode: Exhaustivity,
-    missing: Int, unexpected: Int
-  ) -> String {
+    _ alignment: Alignment, expectations: [EventExpectation], events: [Event], mode: Exhaustivity
+  ) -> String? {
+    let missing = alignment.missing.count
+    let unexpected = mode == .on ? alignment.unexpected.count : 0
+    guard missing > 0 || unexpected > 0 else { return nil }
     var diff = DiffLines()
     for step in alignment.steps {
       switch step {

@@ -36,13 +36,12 @@ extension DiagnosticStream {
     let recording = record || Self.recordGoldensFromEnvironment
     guard !recording, FileManager.default.fileExists(atPath: file) else {
       let why = recording
-        ? "recording is on (\(record ? "record: true" : "\(Self.recordGoldensVariable) is set"))"
-        : "it did not exist"
+        ? "recording is on (\(record ? "record: true" : "\(Self.recordGoldensVariable) is set")). Check it, turn recording off"
+        : "it did not exist. Check it"
       do {
         try Self.write(actual, to: file)
         FailureReporter.fail(
-          "Recorded the golden trace \(path) (\(plural(actual.count, "event", "events"))) because \(why). "
-            + "Check it, turn recording off and run the test again.",
+          "Recorded the golden trace \(path) (\(plural(actual.count, "event", "events"))) because \(why) and run the test again.",
           at: site)
       } catch {
         FailureReporter.fail("Cannot record the golden trace \(path): \(error)", at: site)
