@@ -53,6 +53,8 @@ public struct Changes<State> {
   }
 }
 
+extension Changes: Sendable where State: Sendable {}
+
 /// Keeps a subscription alive; cancels it when released or on ``cancel()``.
 @MainActor
 public final class StoreSubscription: Hashable {

@@ -13,11 +13,12 @@ import Synchronization
 /// #expect(store.ticks == 3)
 /// ```
 ///
-/// `advance` is deterministic because the clock knows the effects of the stores that use it:
-/// before each step it waits until every such effect is either sleeping on this clock or has
-/// ended, then wakes the earliest sleeper (in the order they went to sleep, for equal
-/// deadlines), and repeats until no sleeper is due. So an effect that awaits something else
-/// forever (not this clock, not `send`) holds `advance` until it ends or is cancelled.
+/// `advance` is deterministic because the clock knows the effects of the stores that use it
+/// (and of debounces given it explicitly): before each step it waits until every such effect
+/// is asleep on a test clock or has ended, then wakes the earliest sleeper (in the order they
+/// went to sleep, for equal deadlines), and repeats until no sleeper is due. So an effect that
+/// awaits something else forever (not a test clock, not `send`) holds `advance` until it ends
+/// or is cancelled.
 public final class TestClock: Clock, Sendable {
   /// A point in time on a ``TestClock``: the duration since it was created.
   public struct Instant: InstantProtocol, Sendable {
@@ -32,7 +33,8 @@ public final class TestClock: Clock, Sendable {
     let id: Int
     let deadline: Instant
     let continuation: UnsafeContinuation<Void, any Error>
-    let tracked: Bool
+    /// The effect sleeping, when a store reports its effects to test clocks.
+    let activity: EffectActivity?
   }
 
   private struct State {
@@ -63,38 +65,40 @@ public final class TestClock: Clock, Sendable {
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let tracked = EffectActivity.current?.clock === self
+    let activity = EffectActivity.current
     let id = state.withLock { state in
       state.nextSleeperID += 1
       return state.nextSleeperID
     }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+        let parked: Bool = state.withLock { state in
           if state.cancelledBeforeSleeping.remove(id) != nil {
             continuation.resume(throwing: CancellationError())
-            return []
+            return false
           }
           if deadline <= state.now {
             continuation.resume()
-            return []
+            return false
           }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, tracked: tracked))
-          if tracked { state.running -= 1 }
-          return state.takeWaitersIfQuiescent()
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, activity: activity))
+          return true
         }
-        for waiter in waiters { waiter.resume() }
+        // Asleep on a test clock, the effect waits for someone to advance it: it no longer
+        // holds `advance` on any test clock it reports to.
+        if parked { activity?.parked() }
       }
     } onCancel: {
-      state.withLock { state in
-        if let index = state.sleepers.firstIndex(where: { $0.id == id }) {
-          let sleeper = state.sleepers.remove(at: index)
-          if sleeper.tracked { state.running += 1 }
-          sleeper.continuation.resume(throwing: CancellationError())
-        } else {
+      let sleeper: Sleeper? = state.withLock { state in
+        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
           state.cancelledBeforeSleeping.insert(id)
+          return nil
         }
+        return state.sleepers.remove(at: index)
       }
+      guard let sleeper else { return }
+      sleeper.activity?.woke()
+      sleeper.continuation.resume(throwing: CancellationError())
     }
   }
 
@@ -108,19 +112,20 @@ public final class TestClock: Clock, Sendable {
   public func advance(to deadline: Instant) async {
     while true {
       await waitUntilEffectsSettle()
-      let woke: Bool = state.withLock { state in
+      let sleeper: Sleeper? = state.withLock { state in
         let due = state.sleepers.indices.filter { state.sleepers[$0].deadline <= deadline }
         guard let index = due.min(by: { state.sleepers[$0].deadline < state.sleepers[$1].deadline }) else {
           if state.now < deadline { state.now = deadline }
-          return false
+          return nil
         }
         let sleeper = state.sleepers.remove(at: index)
         if state.now < sleeper.deadline { state.now = sleeper.deadline }
-        if sleeper.tracked { state.running += 1 }
-        sleeper.continuation.resume()
-        return true
+        return sleeper
       }
-      if !woke { return }
+      guard let sleeper else { return }
+      // Counted as running again before it runs, so the next step waits for it.
+      sleeper.activity?.woke()
+      sleeper.continuation.resume()
     }
   }
 
@@ -146,25 +151,34 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  // MARK: Effect tracking (called by stores whose clock this is)
+  // MARK: Effect tracking
 
-  func effectBegan() {
-    state.withLock { $0.running += 1 }
-  }
-
-  func effectEnded() {
+  /// Adds `delta` to the number of tracked effects that are running (not asleep, not ended).
+  func adjustRunning(by delta: Int) {
     let waiters = state.withLock { state in
-      state.running -= 1
+      state.running += delta
       return state.takeWaitersIfQuiescent()
     }
     for waiter in waiters { waiter.resume() }
   }
 }
 
-/// The effect a task runs for, as far as a ``TestClock`` needs to know: set by the store
-/// around every `run` operation whose store uses a test clock.
+/// An effect as test clocks see it: the store sets it around every `run` operation when its
+/// clock (or a debounce's clock) is a ``TestClock``, and reports it to those clocks as running
+/// from its start to its end, except while it sleeps on any test clock.
 final class EffectActivity: Sendable {
   @TaskLocal static var current: EffectActivity?
-  let clock: TestClock
-  init(clock: TestClock) { self.clock = clock }
+  let clocks: [TestClock]
+
+  init?(clocks: [TestClock]) {
+    var unique: [TestClock] = []
+    for clock in clocks where !unique.contains(where: { $0 === clock }) { unique.append(clock) }
+    guard !unique.isEmpty else { return nil }
+    self.clocks = unique
+  }
+
+  func began() { for clock in clocks { clock.adjustRunning(by: 1) } }
+  func ended() { for clock in clocks { clock.adjustRunning(by: -1) } }
+  func parked() { ended() }
+  func woke() { began() }
 }

@@ -6,14 +6,18 @@ struct EffectScope<Action> {
   let cause: Int
   let active: Bool
   /// Cancel ids the effect is registered under (innermost last).
-  let registrations: [(registry: CancellationRegistry, key: CancelKey)]
+  var registrations: [(registry: CancellationRegistry, key: CancelKey)]
   let collector: EffectCollector
+  /// Test clocks that track the effect besides the store's (a debounce's explicit clock).
+  var testClocks: [TestClock] = []
   /// Sends an action of this level: the action, the effect sending it, and the store it is
   /// for with its label when an inner scope already knows them.
   let deliver: @MainActor (Action, EffectRecord, EffectEntry?) -> Void
 
   func adding(_ registry: CancellationRegistry, _ key: CancelKey) -> Self {
-    EffectScope(owner: owner, cause: cause, active: active, registrations: registrations + [(registry, key)], collector: collector, deliver: deliver)
+    var copy = self
+    copy.registrations.append((registry, key))
+    return copy
   }
 
   var by: EffectCancelled.Source? {
@@ -46,7 +50,7 @@ struct MappedEffect<Inner, Action>: EffectTransform {
     let owner = self.owner
     let innerScope = EffectScope<Inner>(
       owner: owner?.node ?? scope.owner, cause: owner?.cause ?? scope.cause, active: scope.active,
-      registrations: scope.registrations, collector: scope.collector,
+      registrations: scope.registrations, collector: scope.collector, testClocks: scope.testClocks,
       deliver: { action, record, entry in
         let entry = entry ?? owner.map { EffectEntry(node: $0.node, label: runtime.bus.isActive ? action : nil) }
         scope.deliver(transform(action), record, entry)
@@ -92,6 +96,8 @@ extension RuntimeBase {
       return []
     case .debounce(let key, let duration, let debounceClock, let inner):
       let delayed = inner.delayed(by: duration, on: debounceClock ?? clock)
+      var scope = scope
+      if let testClock = debounceClock?.base as? TestClock { scope.testClocks.append(testClock) }
       return start(Effect(.cancellable(key, cancelInFlight: true, delayed)), in: scope)
     case .transform(let transform):
       return transform.start(in: self, scope: scope)
@@ -120,8 +126,8 @@ extension RuntimeBase {
       guard record.status == .running else { return }
       scope.deliver(action, record, nil)
     }
-    let activity = testClock.map(EffectActivity.init)
-    activity?.clock.effectBegan()
+    let activity = EffectActivity(clocks: (testClock.map { [$0] } ?? []) + scope.testClocks)
+    activity?.began()
     record.task = Task(priority: run.priority) { [weak self] in
       var failure: (any Error)?
       do {
@@ -136,7 +142,7 @@ extension RuntimeBase {
       }
       self?.runEnded(record, failure: failure)
       record.markEnded()
-      activity?.clock.effectEnded()
+      activity?.ended()
     }
   }
 
@@ -214,7 +220,8 @@ extension RuntimeBase {
     record.status = .cancelled
     unregister(record)
     record.task?.cancel()
-    if record.kind != .run { record.markEnded() }
+    // A run effect ends when its task returns; one cancelled before it was launched never will.
+    if record.kind != .run || record.task == nil { record.markEnded() }
     guard record.kind != .driver else { return }
     // Report on the owner's session: with a process-wide scope it may be another store's.
     let ownerBus = record.owner.runtime?.bus ?? bus

@@ -70,9 +70,11 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     EffectScope(
       owner: root, cause: context.cause(for: root), active: context.active, registrations: [], collector: collector,
       deliver: { [weak self] action, record, entry in
+        // A `.send` is part of the send that returned it (its effects are the same task's);
+        // an action from a running effect starts a task of its own, as in TCA.
         self?.enqueue(Pending(
           action: action, entry: entry?.node ?? record.owner, label: entry?.label, origin: .effect, record: record,
-          collector: collector))
+          collector: record.kind == .send ? collector : EffectCollector()))
       })
   }
 
