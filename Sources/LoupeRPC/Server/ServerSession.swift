@@ -15,6 +15,9 @@ import Synchronization
 /// - `$/cancelRequest {id}`: a request still in flight is answered `-32800` at once and its
 ///   later result discarded;
 /// - notifications are never answered, even malformed ones or unknown methods.
+///
+/// ``hasUnansweredRequests`` and the `onChange` callback let a server that is about to end
+/// wait until every request it has received is answered.
 public final class ServerSession: Sendable {
   public enum Lifecycle: Sendable, Hashable {
     case uninitialized, initialized, shutDown, exited
@@ -26,6 +29,8 @@ public final class ServerSession: Sendable {
     /// same id, and where its answer goes (its batch slot, or alone).
     var inflight: [RequestID: InFlight] = [:]
     var nextToken = 0
+    /// The thread inside ``receive(_:)`` right now, if any.
+    var receivingThread: ThreadID?
   }
 
   private struct InFlight {
@@ -37,21 +42,47 @@ public final class ServerSession: Sendable {
   private let handler: any ServerHandler
   private let send: @Sendable ([UInt8]) -> Void
   private let exit: @Sendable () -> Void
+  private let onChange: @Sendable () -> Void
   private let state = Mutex(State())
 
   /// - Parameters:
   ///   - send: writes one complete body (the caller frames it).
   ///   - exit: called once when the client sends `exit`.
-  public init(handler: any ServerHandler, send: @escaping @Sendable ([UInt8]) -> Void, exit: @escaping @Sendable () -> Void) {
+  ///   - onChange: called (on any thread) after each frame is handled and after each answer
+  ///     is sent: when ``lifecycle`` or ``hasUnansweredRequests`` may have changed.
+  public init(
+    handler: any ServerHandler, send: @escaping @Sendable ([UInt8]) -> Void, exit: @escaping @Sendable () -> Void,
+    onChange: @escaping @Sendable () -> Void = {}
+  ) {
     self.handler = handler
     self.send = send
     self.exit = exit
+    self.onChange = onChange
   }
 
   public var lifecycle: Lifecycle { state.withLock { $0.lifecycle } }
 
+  /// Whether a request this session has received still waits for its answer: one the
+  /// handler has not answered yet, or a frame being handled right now on another thread.
+  /// Called from inside this session's own ``receive(_:)`` (a program that exits while
+  /// handling a request), it is `false`: that thread cannot wait for itself.
+  public var hasUnansweredRequests: Bool {
+    let current = ThreadID.current
+    return state.withLock { state in
+      if let receiving = state.receivingThread {
+        return receiving != current
+      }
+      return !state.inflight.isEmpty
+    }
+  }
+
   /// Handles one frame body.
   public func receive(_ body: some Collection<UInt8>) {
+    state.withLock { $0.receivingThread = .current }
+    defer {
+      state.withLock { $0.receivingThread = nil }
+      onChange()
+    }
     switch IncomingBody.decode(body) {
     case .single(let item):
       handle(item, batch: nil, index: 0)
@@ -160,5 +191,6 @@ public final class ServerSession: Sendable {
     } else {
       send(message.body)
     }
+    onChange()
   }
 }

@@ -213,6 +213,14 @@ public final class Connection: @unchecked Sendable {
     return descriptorsClosed
   }
 
+  /// Whether frames may still arrive: started, and neither the end of input, ``finish()``
+  /// nor ``close()`` has stopped the reader.
+  public var isReading: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return started && !readerDone && !finishing && !aborted
+  }
+
   /// Waits until everything queued and everything the source has is written, or the
   /// connection ends, or `timeout` passes. Returns whether it was flushed (or ended).
   @discardableResult
