@@ -184,8 +184,8 @@ final class Transcript: Sendable {
 }
 
 extension LoupeClient {
-  /// Tells the probe to exit (`probe:exit`) without waiting for the answer: the program may
-  /// be gone before it could write one.
+  /// Tells the probe to exit (`probe:exit`) without waiting for the answer (the program
+  /// writes it before it ends: `ExitEndToEndTests` checks that).
   func askProbeToExit() {
     connection.send(MarkRequest(label: "probe:exit").message(id: "probe-exit"))
   }

@@ -13,6 +13,7 @@ import Foundation
 /// | `LOUPE=unix:PATH` | listen on a Unix socket at PATH |
 /// | `LOUPE_RECORD=FILE` | write a trace file |
 /// | `LOUPE_REDACT=GLOB,...` | redact these state paths everywhere |
+/// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
 ///
 /// A value that cannot be honoured (a bad `LOUPE`, a socket path in use) is reported on stderr
 /// as `loupe: …` and otherwise ignored: the program always runs.
@@ -33,6 +34,13 @@ public enum InspectorAutostart {
   @discardableResult
   static func activate(_ environment: [String: String], inspector: Inspector) -> [String] {
     var problems: [String] = []
+    if let value = environment["LOUPE_EXIT_TIMEOUT"] {
+      if let timeout = exitTimeout(fromEnvironment: value) {
+        inspector.configuration.exitFlushTimeout = timeout
+      } else {
+        problems.append("ignoring LOUPE_EXIT_TIMEOUT=\(value) (expected seconds from 0 to 3600, e.g. 2 or 0.5)")
+      }
+    }
     if let redact = environment["LOUPE_REDACT"] {
       inspector.bus.renderOptions.redactedPaths = RenderOptions.redactedPaths(fromEnvironment: redact)
     }
@@ -47,6 +55,14 @@ public enum InspectorAutostart {
       problems.append("ignoring LOUPE=\(value) (expected off, stdio or unix:PATH)")
     }
     return problems
+  }
+
+  /// `LOUPE_EXIT_TIMEOUT`: seconds (a decimal number from 0 to 3600); `nil` when invalid.
+  static func exitTimeout(fromEnvironment value: String) -> Duration? {
+    guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds <= 3600 else {
+      return nil
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
   }
 }
 

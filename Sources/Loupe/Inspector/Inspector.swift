@@ -17,8 +17,8 @@ import Synchronization
 /// Whatever the clients do, the program is never blocked or slowed beyond an append to memory
 /// per event: each client has a bounded queue and its own writer thread, a client that stops
 /// reading loses events (reported as `dropped`), and a client that vanishes is forgotten.
-/// Events still queued when the process exits are written first, for at most
-/// ``InspectorConfiguration/exitFlushTimeout``.
+/// When the process exits, the inspector finishes its clients' business first, for at most
+/// ``InspectorConfiguration/exitFlushTimeout``: see ``finishAtExit()``.
 public final class Inspector: Sendable {
   /// Where the inspector serves or records.
   public enum Channel: Sendable, Hashable {
@@ -41,13 +41,15 @@ public final class Inspector: Sendable {
   private struct State {
     var configuration = InspectorConfiguration()
     var hub: EventHub?
-    var clients: [ObjectIdentifier: (client: InspectorClient, connection: Connection)] = [:]
+    var clients: [ObjectIdentifier: ServedClient] = [:]
     var listeners: [UnixSocketListener] = []
     var recorders: [TraceRecorder] = []
     var stdioStarted = false
   }
 
   private let state = Mutex(State())
+  /// Wakes ``finishAtExit()`` when a client's state changes.
+  private let activity = ClientActivity()
 
   public init(bus: EventBus) {
     self.bus = bus
@@ -69,7 +71,7 @@ public final class Inspector: Sendable {
       }
       guard claimed else { throw InspectorError("The stdio channel is already in use") }
       let (input, output) = try StdioChannel.takeOver()
-      try serve(input: input, output: output)
+      try serve(input: input, output: output, origin: .launcher)
     case .unix(let path):
       let listener: UnixSocketListener
       do {
@@ -84,7 +86,7 @@ public final class Inspector: Sendable {
       listener.start { [weak self] fd in
         guard let self else { return closeDescriptor(fd) }
         do {
-          try self.serve(input: fd, output: fd)
+          try self.serve(input: fd, output: fd, origin: .socket)
         } catch {
           closeDescriptor(fd)
         }
@@ -99,8 +101,13 @@ public final class Inspector: Sendable {
   }
 
   /// Serves one client over `input`/`output` (which the inspector then owns): for custom
-  /// transports and tests.
+  /// transports and tests. At exit it is treated like the `LOUPE=stdio` client (see
+  /// ``finishAtExit()``).
   public func serve(input: Int32, output: Int32) throws(InspectorError) {
+    try serve(input: input, output: output, origin: .launcher)
+  }
+
+  private func serve(input: Int32, output: Int32, origin: ServedClient.Origin) throws(InspectorError) {
     let configuration = self.configuration
     let connection: Connection
     do {
@@ -114,13 +121,23 @@ public final class Inspector: Sendable {
     let queue = ClientQueue(
       capacity: configuration.clientQueueCapacity, maxBatch: configuration.maxEventsPerNotification,
       wake: { [weak connection] in connection?.wakeWriter() })
-    let client = InspectorClient(bus: bus, hub: hub, queue: queue)
+    let activity = self.activity
+    let handler = InspectorClient(bus: bus, hub: hub, queue: queue, onSubscribe: activity.changed)
+    let session = ServerSession(
+      handler: handler,
+      send: { [weak connection] body in connection?.send(body: body) },
+      exit: { [weak connection] in connection?.finish() },
+      onChange: activity.changed)
+    let client = ServedClient(
+      handler: handler, connection: connection, session: session, origin: origin, connectedAt: .now,
+      isTerminal: isatty(input) == 1)
     let key = ObjectIdentifier(client)
-    state.withLock { $0.clients[key] = (client, connection) }
+    state.withLock { $0.clients[key] = client }
     ExitFlush.register(self)
-    ServerSession.serve(client, on: connection, source: queue) { [weak self] _ in
-      client.closed()
+    connection.start(source: queue, onFrame: { body in session.receive(body) }) { [weak self] _ in
+      handler.closed()
       self?.state.withLock { _ = $0.clients.removeValue(forKey: key) }
+      activity.changed()
     }
   }
 
@@ -143,7 +160,11 @@ public final class Inspector: Sendable {
   /// `timeout`. Returns whether everything was flushed.
   @discardableResult
   public func flush(timeout: Duration) -> Bool {
-    let deadline = ContinuousClock.now + timeout
+    flush(until: .now + timeout)
+  }
+
+  @discardableResult
+  private func flush(until deadline: ContinuousClock.Instant) -> Bool {
     let (connections, recorders) = state.withLock { ($0.clients.values.map(\.connection), $0.recorders) }
     var flushed = true
     for connection in connections {
@@ -165,7 +186,7 @@ public final class Inspector: Sendable {
       return (state.listeners, Array(state.clients.values), state.recorders)
     }
     for listener in listeners { listener.close() }
-    for (_, connection) in clients { connection.close() }
+    for client in clients { client.connection.close() }
     for recorder in recorders {
       recorder.flush(timeout: configuration.exitFlushTimeout)
       bus.detach(recorder)
@@ -173,12 +194,36 @@ public final class Inspector: Sendable {
     }
   }
 
-  /// At exit: write what is queued (bounded), remove socket files, close trace files.
+  /// At exit (`atexit`), within ``InspectorConfiguration/exitFlushTimeout`` in all:
+  ///
+  /// 1. stop accepting socket clients (the socket file is removed);
+  /// 2. keep serving the clients already connected while one of them still has a request
+  ///    whose answer is not queued, or may still subscribe: a client that has not subscribed
+  ///    yet — launched with the program (`LOUPE=stdio`) and not a terminal, or on the socket
+  ///    and connected less than the timeout before the exit — gets its `loupe/subscribe`
+  ///    answered with the whole history;
+  /// 3. write what is queued for every client and trace file, then close the trace files.
+  ///
+  /// When the process exits on the main thread the main actor never runs again, so
+  /// `loupe/state` is answered with an error from then on instead of waiting for it.
   func finishAtExit() {
-    flush(timeout: configuration.exitFlushTimeout)
-    let (listeners, recorders) = state.withLock { ($0.listeners, $0.recorders) }
+    let timeout = configuration.exitFlushTimeout
+    let exitStart = ContinuousClock.now
+    let deadline = exitStart + timeout
+    let listeners = state.withLock { state in
+      defer { state.listeners = [] }
+      return state.listeners
+    }
     for listener in listeners { listener.close() }
-    for recorder in recorders { recorder.close() }
+    let clients = state.withLock { Array($0.clients.values) }
+    if Thread.isMainThread {
+      for client in clients { client.handler.mainActorStopped() }
+    }
+    _ = activity.wait(until: deadline) {
+      !clients.contains { $0.holdsExit(exitStart: exitStart, window: timeout) }
+    }
+    flush(until: deadline)
+    for recorder in state.withLock({ $0.recorders }) { recorder.close() }
   }
 }
 

@@ -6,13 +6,27 @@ final class InspectorClient: ServerHandler, Sendable {
   let bus: EventBus
   let hub: EventHub
   let queue: ClientQueue
-  private let tasks = Mutex<[RequestID: Task<Void, Never>]>([:])
+  private let onSubscribe: @Sendable () -> Void
+  private struct State {
+    /// `loupe/state` requests waiting for the main actor.
+    var tasks: [RequestID: (task: Task<Void, Never>, reply: Reply)] = [:]
+    var hasSubscribed = false
+    /// The process is exiting on the main thread: the main actor will never run again.
+    var mainActorStopped = false
+  }
+  private let state = Mutex(State())
 
-  init(bus: EventBus, hub: EventHub, queue: ClientQueue) {
+  /// - Parameter onSubscribe: called after a `loupe/subscribe` was answered and its events
+  ///   were let through.
+  init(bus: EventBus, hub: EventHub, queue: ClientQueue, onSubscribe: @escaping @Sendable () -> Void = {}) {
     self.bus = bus
     self.hub = hub
     self.queue = queue
+    self.onSubscribe = onSubscribe
   }
+
+  /// Whether this client has subscribed at least once (it may have unsubscribed since).
+  var hasSubscribed: Bool { state.withLock { $0.hasSubscribed } }
 
   func initialize(_ request: InitializeRequest) -> InitializeResult {
     InitializeResult(
@@ -29,6 +43,8 @@ final class InspectorClient: ServerHandler, Sendable {
         // The answer is queued before any event of the subscription is let through.
         reply(SubscribeRequest.self, .init(history: history))
         queue.release()
+        state.withLock { $0.hasSubscribed = true }
+        onSubscribe()
       case UnsubscribeRequest.method:
         _ = try request.decode(UnsubscribeRequest.self)
         hub.unsubscribe(queue)
@@ -50,6 +66,9 @@ final class InspectorClient: ServerHandler, Sendable {
     }
   }
 
+  /// The answer to `loupe/state` once the process exits on the main thread.
+  static let exitingError = ResponseError.internalError("The program is exiting: its state can no longer be read")
+
   /// `loupe/state` asks the runtime's directory, which may need the main actor: answer from a
   /// task, so the reader thread never waits for the program.
   private func state(_ request: StateRequest, id: RequestID, reply: Reply) throws(ResponseError) {
@@ -58,16 +77,34 @@ final class InspectorClient: ServerHandler, Sendable {
       throw .invalidParams(StateQueryError.unknownStore(request.store).description)
     }
     // Created under the lock, so the task's own removal cannot run before the insertion.
-    tasks.withLock { tasks in
-      tasks[id] = Task { [weak self] in
-      defer { _ = self?.tasks.withLock { $0.removeValue(forKey: id) } }
-      do throws(StateQueryError) {
-        let (seq, state) = try await directory.state(of: request.store, path: path)
-        reply(StateRequest.self, .init(store: request.store, seq: seq, state: state))
-      } catch {
-        reply.failure(.invalidParams(error.description))
+    let exiting = state.withLock { state in
+      if state.mainActorStopped { return true }
+      let task = Task { [weak self] in
+        defer { _ = self?.state.withLock { $0.tasks.removeValue(forKey: id) } }
+        do throws(StateQueryError) {
+          let (seq, state) = try await directory.state(of: request.store, path: path)
+          reply(StateRequest.self, .init(store: request.store, seq: seq, state: state))
+        } catch {
+          reply.failure(.invalidParams(error.description))
+        }
       }
-      }
+      state.tasks[id] = (task, reply)
+      return false
+    }
+    if exiting { throw Self.exitingError }
+  }
+
+  /// The process is exiting on the main thread, so the main actor never runs again: answer
+  /// the `loupe/state` requests waiting for it, and every later one, with an error.
+  func mainActorStopped() {
+    let pending = state.withLock { state in
+      state.mainActorStopped = true
+      defer { state.tasks = [:] }
+      return Array(state.tasks.values)
+    }
+    for (task, reply) in pending {
+      reply.failure(Self.exitingError)
+      task.cancel()
     }
   }
 
@@ -76,16 +113,16 @@ final class InspectorClient: ServerHandler, Sendable {
   }
 
   func cancelled(_ id: RequestID) {
-    tasks.withLock { $0.removeValue(forKey: id) }?.cancel()
+    state.withLock { $0.tasks.removeValue(forKey: id) }?.task.cancel()
   }
 
   func closed() {
     hub.unsubscribe(queue)
-    let pending = tasks.withLock { tasks in
-      defer { tasks = [:] }
-      return Array(tasks.values)
+    let pending = state.withLock { state in
+      defer { state.tasks = [:] }
+      return Array(state.tasks.values)
     }
-    for task in pending { task.cancel() }
+    for (task, _) in pending { task.cancel() }
   }
 }
 

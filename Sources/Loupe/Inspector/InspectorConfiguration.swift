@@ -15,7 +15,11 @@ public struct InspectorConfiguration: Sendable, Hashable {
   public var maxEventsPerNotification: Int
   /// Events queued for a trace file (`LOUPE_RECORD`) before they are dropped.
   public var recordQueueCapacity: Int
-  /// How long the process may wait at exit for queued events to be written.
+  /// The longest the process may take at exit to finish with its clients: answer requests
+  /// already received, let a client launched with the program that has not subscribed yet
+  /// do so (and get the whole history), and write what is queued for clients and trace files.
+  /// `LOUPE_EXIT_TIMEOUT=SECONDS` sets it from the environment; zero writes only what is
+  /// ready at once.
   public var exitFlushTimeout: Duration
   /// The largest frame body accepted from a client.
   public var maxFrameBodySize: Int

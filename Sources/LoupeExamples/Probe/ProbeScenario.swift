@@ -15,11 +15,12 @@ import Loupe
 /// | `probe:burst N` | N ticks as fast as possible, then mark `probe:burst-done ms=… rssKB=…` |
 /// | `probe:print TEXT` | `print(TEXT)` — must reach stderr, never the protocol |
 /// | `probe:echo TEXT` | mark `echo TEXT`, once every earlier command has run |
-/// | `probe:exit` | mark `probe:bye`, then exit 0 |
+/// | `probe:exit` | mark `probe:bye`, then exit (status 0, or `--exit-status`) |
 ///
 /// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`),
-/// `--seconds S` (the longest it lives, default 60), `--also-listen PATH` (a Unix socket
-/// besides what `LOUPE` says), `--client SOCKET` (be a client instead, see ``ProbeClient``).
+/// `--seconds S` (the longest it lives, default 60), `--exit-status N` (the status it exits
+/// with), `--also-listen PATH` (a Unix socket besides what `LOUPE` says), `--client SOCKET`
+/// (be a client instead, see ``ProbeClient``).
 /// Once the inspector is up it writes `probe: ready` to fd 1 (stderr under `LOUPE=stdio`), so
 /// a test can wait for it without sleeping; likewise `probe: burst-done` after each burst.
 public enum ProbeScenario {
@@ -29,6 +30,7 @@ public enum ProbeScenario {
     var hold = false
     var seconds = 60.0
     var alsoListen: String?
+    var exitStatus: Int32 = 0
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
       switch argument {
@@ -36,6 +38,7 @@ public enum ProbeScenario {
       case "--hold": hold = true
       case "--seconds": seconds = Double(iterator.next() ?? "") ?? seconds
       case "--also-listen": alsoListen = iterator.next()
+      case "--exit-status": exitStatus = Int32(iterator.next() ?? "") ?? 0
       case "--client": ProbeClient.run(socketPath: iterator.next() ?? "")
       default:
         FileHandle.standardError.write(Data("probe: unknown argument \(argument)\n".utf8))
@@ -51,7 +54,7 @@ public enum ProbeScenario {
         exit(1)
       }
     }
-    let probe = Probe(store: store)
+    let probe = Probe(store: store, exitStatus: exitStatus)
     EventBus.shared.attach(ProbeCommands())
     FileHandle.standardOutput.write(Data("probe: ready\n".utf8))
     probe.burst(burst)
@@ -91,8 +94,12 @@ struct ProbeFeature: Reducer {
 @MainActor
 final class Probe {
   let store: Store<ProbeFeature.State, ProbeFeature.Action>
+  let exitStatus: Int32
 
-  init(store: Store<ProbeFeature.State, ProbeFeature.Action>) { self.store = store }
+  init(store: Store<ProbeFeature.State, ProbeFeature.Action>, exitStatus: Int32) {
+    self.store = store
+    self.exitStatus = exitStatus
+  }
 
   func run(_ command: String, _ argument: String) {
     switch command {
@@ -118,7 +125,7 @@ final class Probe {
 
   func finish() -> Never {
     EventBus.shared.emit(.mark(Mark(label: "probe:bye")))
-    exit(0)
+    exit(exitStatus)
   }
 
   /// Peak resident memory (VmHWM), in KB.
