@@ -80,15 +80,17 @@ struct AttachSession {
       try await Task.sleep(for: .seconds(5))
       context.note("still waiting for '\(name)' to answer 'initialize' (is it built with Loupe, and has it created a store?)")
     }
+    var request = InitializeRequest.method
     do {
       _ = try await client.initialize(clientName: "loupe", clientVersion: LoupeCLI.version)
       hint.cancel()
+      request = SubscribeRequest.method
       _ = try await client.subscribe(SubscribeRequest(filter: filter, history: true))
     } catch {
       hint.cancel()
       recording?.finish()
       let ended = await endedProgram(client)
-      throw CommandFailure(Self.handshakeFailure(name: name, error: error, ended: ended))
+      throw CommandFailure(Self.handshakeFailure(name: name, request: request, error: error, ended: ended))
     }
 
     var renderer = TimelineRenderer(style: context.style)
@@ -130,16 +132,27 @@ struct AttachSession {
     return status
   }
 
-  static func handshakeFailure(name: String, error: ClientError, ended: LaunchedProgram.ExitStatus?) -> String {
+  /// Why `request` (`initialize` or `loupe/subscribe`) got no answer, for the user.
+  static func handshakeFailure(
+    name: String, request: String = InitializeRequest.method, error: ClientError, ended: LaunchedProgram.ExitStatus?
+  ) -> String {
     var message: String
     switch error {
     case .connectionClosed(.framingError(let framing)):
       message = "'\(name)' does not speak the Loupe protocol: its output is not LSP-framed JSON-RPC (\(framing)). Is it built with Loupe?"
-    case .connectionClosed:
+    case .connectionClosed where request == InitializeRequest.method:
       if let ended {
         message = "'\(name)' \(ended) before it answered 'initialize'. Is it built with Loupe, and does it create a store?"
       } else {
         message = "The connection to '\(name)' closed before it answered 'initialize'."
+      }
+    case .connectionClosed:
+      // A Loupe program waits at exit for the client it was launched with, for at most its
+      // LOUPE_EXIT_TIMEOUT: this one ended (or closed) before loupe could subscribe.
+      if let ended {
+        message = "'\(name)' \(ended) before it answered '\(request)' (is its LOUPE_EXIT_TIMEOUT too short?)."
+      } else {
+        message = "The connection to '\(name)' closed before it answered '\(request)'."
       }
     default:
       message = "'\(name)': \(error)"
