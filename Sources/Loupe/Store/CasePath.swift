@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Embeds a child value into an enum case and extracts it again: how scope operators route a
@@ -39,10 +40,22 @@ public struct CasePath<Root, Value> {
   }
 }
 
-/// Remembers the case name an embed function produces, once learned.
+/// Remembers the case an embed function produces, once learned.
 final class CaseNameCache: Sendable {
-  let name = Mutex<String?>(nil)
+  /// The case's name as the runtime stores it: a pointer into the enum's metadata, the same
+  /// for every value of that case.
+  let name = Mutex<CaseName?>(nil)
 }
+
+/// A case name pointer from the runtime's reflection metadata (immortal, never freed).
+struct CaseName: @unchecked Sendable {
+  let pointer: UnsafePointer<CChar>
+}
+
+/// The Swift runtime's case-name lookup (what `String(describing:)` uses for enums): the name
+/// of `value`'s case without building a `Mirror`. Exported by the runtime on every platform.
+@_silgen_name("swift_EnumCaseName")
+private func _enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
 
 enum CaseReflection {
   /// The case name and payload of an enum value, or `nil` when it is not an enum case with a
@@ -61,15 +74,19 @@ enum CaseReflection {
   }
 
   static func extract<Root, Value>(from root: Root, embed: (Value) -> Root, cache: CaseNameCache) -> Value? {
-    guard let (name, payload) = caseAndPayload(of: root) else { return nil }
     if let known = cache.name.withLock({ $0 }) {
-      guard known == name else { return nil }
-      return payload as? Value
+      // Fast path: reject other cases by comparing the runtime's case name pointers; only
+      // the matching case pays for a `Mirror` to project its payload.
+      guard let name = _enumCaseName(root), name == known.pointer || strcmp(name, known.pointer) == 0 else { return nil }
+      return caseAndPayload(of: root)?.payload as? Value
     }
-    guard let value = payload as? Value else { return nil }
+    guard let (name, payload) = caseAndPayload(of: root), let value = payload as? Value else { return nil }
     // Learn which case `embed` builds by embedding the payload again.
-    guard let embeddedName = caseAndPayload(of: embed(value))?.name else { return nil }
-    cache.name.withLock { $0 = embeddedName }
+    let embedded = embed(value)
+    guard let embeddedName = caseAndPayload(of: embedded)?.name else { return nil }
+    if let pointer = _enumCaseName(embedded) {
+      cache.name.withLock { $0 = CaseName(pointer: pointer) }
+    }
     return embeddedName == name ? value : nil
   }
 }

@@ -29,7 +29,7 @@ public final class Derived<Value> {
   private let isEqual: ((Value, Value) -> Bool)?
   /// The `seq` that caused a recomputation: the action received by the derived value's store.
   private let causeIn: @MainActor (ReductionContext) -> Int
-  private var subscribers: [(id: Int, notify: @MainActor (Value, Value, ReductionContext) -> Void)] = []
+  private var subscribers: [(id: Int, notify: @MainActor (Value?, Value, ReductionContext) -> Void)] = []
   private var nextSubscriberID = 0
   private var upstream: StoreSubscription?
   /// Keeps the source (a store or another derived value) alive.
@@ -58,7 +58,7 @@ public final class Derived<Value> {
   static func make<Source, Input>(
     name: String, storeID: String, bus: EventBus, causeIn: @escaping @MainActor (ReductionContext) -> Int,
     source: AnyObject, initialSource: Source,
-    subscribe: (@escaping @MainActor (Source, Source, ReductionContext) -> Void) -> StoreSubscription,
+    subscribe: (@escaping @MainActor (Source?, Source, ReductionContext) -> Void) -> StoreSubscription,
     select: @escaping (Source) -> Input, inputsEqual: ((Input, Input) -> Bool)?,
     compute: @escaping (Input) -> Value, isEqual: ((Value, Value) -> Bool)?
   ) -> Derived<Value> {
@@ -101,7 +101,7 @@ public final class Derived<Value> {
       store: storeID, derived: name, cause: cause, outputChanged: outputChanged, durationNs: nanoseconds)))
   }
 
-  private func subscribe(_ notify: @escaping @MainActor (Value, Value, ReductionContext) -> Void) -> StoreSubscription {
+  private func subscribe(_ notify: @escaping @MainActor (Value?, Value, ReductionContext) -> Void) -> StoreSubscription {
     nextSubscriberID += 1
     let id = nextSubscriberID
     subscribers.append((id, notify))
@@ -201,6 +201,6 @@ extension Store {
     let node = self.node
     return .make(
       name: name, storeID: storeID, bus: runtime.bus, causeIn: { $0.cause(for: node) }, source: self, initialSource: readState(),
-      subscribe: subscribeToChanges, select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
+      subscribe: { subscribeToChanges(false, $0) }, select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
   }
 }

@@ -27,8 +27,11 @@ public final class Store<State, Action> {
   /// Sends an action of this store's type on behalf of `entry` (this store or a descendant),
   /// with the action at the entry's level when known.
   let sendFrom: @MainActor (Action, StoreNode, Any?) -> EffectCollector
-  /// Subscribes to (old, new) pairs of this store's state after every processed action.
-  let subscribeToChanges: @MainActor (@escaping @MainActor (State, State, ReductionContext) -> Void) -> StoreSubscription
+  /// Subscribes to this store's state after every processed action: (old, new), where old
+  /// is given only to subscribers that want it.
+  let subscribeToChanges: @MainActor (
+    _ wantsPrevious: Bool, _ notify: @escaping @MainActor (State?, State, ReductionContext) -> Void
+  ) -> StoreSubscription
   /// The parent store, kept alive by its children.
   private let parent: AnyObject?
   private let isRoot: Bool
@@ -64,14 +67,13 @@ public final class Store<State, Action> {
     self.node = runtime.root
     self.readState = { runtime.state }
     self.sendFrom = { action, entry, label in runtime.send(action, entry: entry, label: label) }
-    self.subscribeToChanges = { notify in
-      let id = runtime.subscribe(notify)
+    self.subscribeToChanges = { wantsPrevious, notify in
+      let id = runtime.subscribe(wantsPrevious: wantsPrevious, notify)
       return StoreSubscription { [weak runtime] in runtime?.unsubscribe(id) }
     }
     self.parent = nil
     self.isRoot = true
     node.scopedStore = self
-    observationSubscription = subscribeToChanges { [weak self] _, _, _ in self?.stateDidChange() }
   }
 
   /// A scoped store on `node`, reading and sending through `parent`.
@@ -89,9 +91,11 @@ public final class Store<State, Action> {
     self.sendFrom = { action, entry, label in
       parent.sendFrom(embed(action), entry, label ?? (bus.isActive ? action : nil))
     }
-    self.subscribeToChanges = { notify in
-      parent.subscribeToChanges { old, new, context in
-        guard node.isAlive, let old = extract(old), let new = extract(new) else { return }
+    self.subscribeToChanges = { wantsPrevious, notify in
+      parent.subscribeToChanges(wantsPrevious) { old, new, context in
+        guard node.isAlive, let new = extract(new) else { return }
+        let old = old.flatMap(extract)
+        if wantsPrevious && old == nil { return }
         notify(old, new, context)
       }
     }
@@ -127,8 +131,9 @@ public final class Store<State, Action> {
   /// update after every action.
   public var state: State {
     registrar.access(self, keyPath: \.state)
-    if !isRoot && observationSubscription == nil {
-      observationSubscription = subscribeToChanges { [weak self] _, _, _ in self?.stateDidChange() }
+    if observationSubscription == nil {
+      // Observers can only exist once the state has been read: notify from then on.
+      observationSubscription = subscribeToChanges(false) { [weak self] _, _, _ in self?.stateDidChange() }
     }
     return readState()
   }

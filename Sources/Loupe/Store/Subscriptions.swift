@@ -97,7 +97,7 @@ extension Store {
   public func sink(_ receive: @escaping @MainActor (Changes<State>) -> Void) -> StoreSubscription {
     receive(Changes(previous: nil, current: readState()))
     let node = self.node
-    return subscribeToChanges { old, new, context in
+    return subscribeToChanges(true) { old, new, context in
       receive(Changes(previous: old, current: new, cause: context.active ? context.cause(for: node) : nil))
     }
   }

@@ -18,15 +18,18 @@ final class ChildWalker {
   let isInitial: Bool
   let active: Bool
   let options: RenderOptions
-  private let oldRootState: () -> Any
-  private var oldRootBox: Any?
+  private let oldRootState: () -> Any?
+  private var oldRootBox: Any??
   private(set) var current: StoreNode
   /// Whether a scope operator was met (reset per element to learn whether elements declare).
   var sawDeclarer = false
   private(set) var steps: [Step] = []
   private(set) var newNodes: [StoreNode] = []
 
-  init(runtime: RuntimeBase, isInitial: Bool, active: Bool, options: RenderOptions, oldRootState: @escaping () -> Any) {
+  /// - Parameter oldRootState: The root state before the action, when the store kept it
+  ///   (with a sink attached, or a subscriber that wants it); ended children then keep their
+  ///   last state.
+  init(runtime: RuntimeBase, isInitial: Bool, active: Bool, options: RenderOptions, oldRootState: @escaping () -> Any?) {
     self.runtime = runtime
     self.isInitial = isInitial
     self.active = active
@@ -35,10 +38,10 @@ final class ChildWalker {
     self.current = runtime.root
   }
 
-  private var oldRoot: Any {
+  private var oldRoot: Any? {
     if let box = oldRootBox { return box }
     let box = oldRootState()
-    oldRootBox = box
+    oldRootBox = .some(box)
     return box
   }
 
@@ -180,7 +183,7 @@ final class ChildWalker {
     let root = oldRoot
     for member in node.subtree {
       member.isAlive = false
-      member.finalState = member.readState(root)
+      member.finalState = root.flatMap(member.readState)
       runtime.unregister(member)
     }
     guard let parent = node.parent else { return }
@@ -211,19 +214,42 @@ enum IdentityKeys {
 
 extension Reducer {
   /// Walks this reducer's scope operators over `state` (see ``ChildWalker``).
+  ///
+  /// Uses plain existential casts (`any Reducer`, `any AnyChildStoreDeclaring`), whose
+  /// conformance lookups the runtime caches; casts to parameterized existentials (`any
+  /// Reducer<State, Action>`) re-check their generic requirements on every call and would
+  /// dominate the cost of an idle send.
   @MainActor
   func walkChildren(of state: State, walker: ChildWalker) {
-    if let declaring = self as? any ChildStoreDeclaring<State> {
-      declaring.declareChildren(of: state, to: walker)
+    if let declaring = self as? any AnyChildStoreDeclaring {
+      declaring.declareChildren(ofAny: state, to: walker)
       return
     }
-    guard Body.self != Never.self, let body = self.body as? any Reducer<State, Action> else { return }
-    body.walkChildren(of: state, walker: walker)
+    guard Body.self != Never.self, let body = self.body as? any Reducer else { return }
+    walkReducer(body, state: state, walker: walker)
   }
 }
 
+@MainActor
+private func walkReducer<R: Reducer>(_ reducer: R, state: Any, walker: ChildWalker) {
+  guard let state = state as? R.State else { return }
+  reducer.walkChildren(of: state, walker: walker)
+}
+
 /// Reducers that contain scope operators (or other reducers) and tell the walker about them.
-protocol ChildStoreDeclaring<State> {
+protocol ChildStoreDeclaring<State>: AnyChildStoreDeclaring {
   associatedtype State
   @MainActor func declareChildren(of state: State, to walker: ChildWalker)
+}
+
+/// ``ChildStoreDeclaring`` without its associated type, for a cheap dynamic cast.
+protocol AnyChildStoreDeclaring {
+  @MainActor func declareChildren(ofAny state: Any, to walker: ChildWalker)
+}
+
+extension ChildStoreDeclaring {
+  @MainActor func declareChildren(ofAny state: Any, to walker: ChildWalker) {
+    guard let state = state as? State else { return }
+    declareChildren(of: state, to: walker)
+  }
 }

@@ -14,7 +14,7 @@ final class EffectRecord {
   /// The innermost cancel id, for `cancelID` in events.
   let cancelKey: CancelKey?
   /// Every registry and id it is registered under.
-  var registrations: [(registry: CancellationRegistry, key: CancelKey)]
+  var registrations: [CancelRegistration]
   var status = Status.running
   var task: Task<Void, Never>?
   /// Whether its task has returned (a cancelled task may still be running).
@@ -22,7 +22,7 @@ final class EffectRecord {
   private var endWaiters: [CheckedContinuation<Void, Never>] = []
   private var endActions: [@MainActor () -> Void] = []
 
-  init(id: Int, kind: Kind, owner: StoreNode, cause: Int, cancelKey: CancelKey?, registrations: [(registry: CancellationRegistry, key: CancelKey)]) {
+  init(id: Int, kind: Kind, owner: StoreNode, cause: Int, cancelKey: CancelKey?, registrations: [CancelRegistration]) {
     self.id = id
     self.kind = kind
     self.owner = owner
@@ -54,6 +54,12 @@ final class EffectRecord {
     if hasEnded { return }
     await withCheckedContinuation { endWaiters.append($0) }
   }
+}
+
+/// A registry and the cancel id an effect is registered under in it.
+struct CancelRegistration {
+  let registry: CancellationRegistry
+  let key: CancelKey
 }
 
 /// Running effects by cancel id. Each store identity has its own; stores created with

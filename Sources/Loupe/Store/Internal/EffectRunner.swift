@@ -6,7 +6,7 @@ struct EffectScope<Action> {
   let cause: Int
   let active: Bool
   /// Cancel ids the effect is registered under (innermost last).
-  var registrations: [(registry: CancellationRegistry, key: CancelKey)]
+  var registrations: [CancelRegistration]
   let collector: EffectCollector
   /// Test clocks that track the effect besides the store's (a debounce's explicit clock).
   var testClocks: [TestClock] = []
@@ -16,7 +16,7 @@ struct EffectScope<Action> {
 
   func adding(_ registry: CancellationRegistry, _ key: CancelKey) -> Self {
     var copy = self
-    copy.registrations.append((registry, key))
+    copy.registrations.append(CancelRegistration(registry: registry, key: key))
     return copy
   }
 

@@ -23,9 +23,10 @@ final class ReductionContext {
   nonisolated let active: Bool
   let options: RenderOptions
 
-  /// The store node each nested reducer runs for; `nil` when a scope has no node.
-  private var stack: [StoreNode?]
-  /// `seq` of each node's own `action.received` in this processing.
+  /// The store node each nested reducer runs for below the root; `nil` when a scope has no
+  /// node.
+  private var stack: [StoreNode?] = []
+  /// `seq` of the `action.received` of each child a scope operator routed the action into.
   private var causes: [ObjectIdentifier: Int] = [:]
 
   init(runtime: RuntimeBase, entry: StoreNode, entrySeq: Int, active: Bool, options: RenderOptions) {
@@ -34,19 +35,18 @@ final class ReductionContext {
     self.entrySeq = entrySeq
     self.active = active
     self.options = options
-    self.stack = [runtime.root]
-    causes[ObjectIdentifier(entry)] = entrySeq
   }
 
   func close() { isOpen.store(false, ordering: .releasing) }
 
-  var currentNode: StoreNode? { stack.last ?? nil }
+  var currentNode: StoreNode? { stack.isEmpty ? runtime.root : stack[stack.count - 1] }
 
   /// The `seq` that caused changes in `node`: its own `action.received` in this processing,
   /// else its nearest ancestor's, else the action that started the processing.
   func cause(for node: StoreNode) -> Int {
+    guard !causes.isEmpty else { return entrySeq }
     var current: StoreNode? = node
-    while let candidate = current {
+    while let candidate = current, candidate !== entry {
       if let seq = causes[ObjectIdentifier(candidate)] { return seq }
       current = candidate.parent
     }

@@ -35,9 +35,19 @@ final class StoreRuntime<State, Action>: RuntimeBase {
   private var queue: [Pending] = []
   private var isProcessing = false
 
-  typealias Subscriber = @MainActor (_ old: State, _ new: State, _ context: ReductionContext) -> Void
-  private var subscribers: [(id: Int, notify: Subscriber)] = []
+  /// Called after every processed action with the state before (when kept) and after.
+  typealias Subscriber = @MainActor (_ old: State?, _ new: State, _ context: ReductionContext) -> Void
+  private struct SubscriberEntry {
+    let id: Int
+    let wantsPrevious: Bool
+    let notify: Subscriber
+  }
+  private var subscribers: [SubscriberEntry] = []
   private var nextSubscriberID = 0
+  /// How many subscribers need the previous state (`sink`): while none does and no sink is
+  /// attached, the old state is not kept, so the reducer mutates the state in place instead
+  /// of copying it (a large identified array would be copied on every action).
+  private var previousStateWanted = 0
 
   init<R: Reducer>(initialState: State, reducer: R, name: String?, bus: EventBus, cancellation: CancellationScope, clock: AnyClock)
   where R.State == State, R.Action == Action {
@@ -79,13 +89,21 @@ final class StoreRuntime<State, Action>: RuntimeBase {
   }
 
   private func enqueue(_ pending: Pending) {
-    queue.append(pending)
-    guard !isProcessing else { return }
+    guard !isProcessing else {
+      queue.append(pending)
+      return
+    }
     isProcessing = true
     defer { isProcessing = false }
-    while !queue.isEmpty {
-      process(queue.removeFirst())
+    process(pending)
+    guard !queue.isEmpty else { return }
+    var index = 0
+    while index < queue.count {
+      let next = queue[index]
+      index += 1
+      process(next)
     }
+    queue.removeAll(keepingCapacity: true)
   }
 
   private func process(_ pending: Pending) {
@@ -107,7 +125,7 @@ final class StoreRuntime<State, Action>: RuntimeBase {
         origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil)))
     }
     let context = ReductionContext(runtime: self, entry: pending.entry, entrySeq: entrySeq, active: active, options: options)
-    let oldState = state
+    let oldState: State? = active || previousStateWanted > 0 ? state : nil
     let effect = ReductionContextLocal.$current.withValue(context) {
       reducer.reduce(into: &state, action: pending.action)
     }
@@ -115,34 +133,39 @@ final class StoreRuntime<State, Action>: RuntimeBase {
 
     var newNodes: [StoreNode] = []
     if hasScopeOperators {
-      let walker = ChildWalker(runtime: self, isInitial: false, active: active, options: options, oldRootState: { oldState })
+      let walker = ChildWalker(runtime: self, isInitial: false, active: active, options: options, oldRootState: { oldState.map { $0 as Any } })
       reducer.walkChildren(of: state, walker: walker)
       newNodes = walker.newNodes
       let source = active ? EffectCancelled.Source(store: pending.entry.id, cause: entrySeq) : nil
       apply(walker.steps, active: active, by: source)
     }
-    if active {
+    if active, let oldState {
       emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
     }
     for node in newNodes {
       node.isNewIdentity = false
       node.identityChanges = []
     }
-    start(effect, in: rootScope(context, collector: pending.collector))
-    for subscriber in subscribers { subscriber.notify(oldState, state, context) }
+    if !effect.isNone { start(effect, in: rootScope(context, collector: pending.collector)) }
+    if !subscribers.isEmpty {
+      for subscriber in subscribers { subscriber.notify(oldState, state, context) }
+    }
   }
 
   // MARK: Subscribers
 
   /// Adds a subscriber called after every processed action; returns its id.
-  func subscribe(_ notify: @escaping Subscriber) -> Int {
+  func subscribe(wantsPrevious: Bool, _ notify: @escaping Subscriber) -> Int {
     nextSubscriberID += 1
-    subscribers.append((nextSubscriberID, notify))
+    subscribers.append(SubscriberEntry(id: nextSubscriberID, wantsPrevious: wantsPrevious, notify: notify))
+    if wantsPrevious { previousStateWanted += 1 }
     return nextSubscriberID
   }
 
   func unsubscribe(_ id: Int) {
-    subscribers.removeAll { $0.id == id }
+    guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
+    if subscribers[index].wantsPrevious { previousStateWanted -= 1 }
+    subscribers.remove(at: index)
   }
 }
 
