@@ -1,74 +1,8 @@
 import Loupe
 import Testing
 
-// The feature of README's "Writing a feature", verbatim: keep the two in step.
-
-struct StopwatchFeature: Reducer {
-  struct State: Equatable, Identifiable {
-    let id: Int
-    var seconds = 0
-    var isRunning = false
-  }
-
-  enum Action: Equatable {
-    case startTapped
-    case stopTapped
-    case ticked
-  }
-
-  enum CancelID { case tick }
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .startTapped:
-        state.isRunning = true
-        return .run { send in
-          for await _ in send.clock.timer(interval: .seconds(1)) {
-            await send(.ticked)
-          }
-        }
-        .cancellable(id: CancelID.tick, cancelInFlight: true)
-
-      case .stopTapped:
-        state.isRunning = false
-        return .cancel(id: CancelID.tick)
-
-      case .ticked:
-        state.seconds += 1
-        return .none
-      }
-    }
-  }
-}
-
-struct BoardFeature: Reducer {
-  struct State: Equatable {
-    var timers: IdentifiedArrayOf<StopwatchFeature.State> = []
-  }
-
-  enum Action: Equatable {
-    case addTimer(id: Int)
-    case removeTimer(id: Int)
-    case timers(IdentifiedAction<Int, StopwatchFeature.Action>)
-  }
-
-  var body: some Reducer<State, Action> {
-    Reduce { state, action in
-      switch action {
-      case .addTimer(let id):
-        state.timers.append(StopwatchFeature.State(id: id))
-        return .none
-      case .removeTimer(let id):
-        state.timers.remove(id: id)
-        return .none
-      case .timers:
-        return .none
-      }
-    }
-    .forEach(\.timers, action: Action.timers) { StopwatchFeature() }
-  }
-}
+// The events of README's "Writing a feature" (the feature is Readme/BoardFeature.swift, which
+// .ci/checks/30-readme-testing-snippets.sh keeps identical to the README).
 
 @MainActor
 @Suite struct ReadmeFeatureTests {
@@ -103,15 +37,5 @@ struct BoardFeature: Reducer {
       "19 store.destroyed BoardFeature#1/timers[id: 1] i2",
       "20 state.changed BoardFeature#1 cause=16 [-timers[id: 1]: {\"id\":1,\"seconds\":2,\"isRunning\":true}] \"BoardFeature#1: _timers changed.\"",
     ])
-  }
-
-  @Test func ticks() async {
-    let clock = TestClock()
-    let store = Store(initialState: BoardFeature.State(), bus: EventBus(), clock: clock) { BoardFeature() }
-    store.send(.addTimer(id: 1))
-    store.send(.timers(.element(id: 1, action: .startTapped)))
-    await clock.advance(by: .seconds(2))
-    #expect(store.timers[id: 1]?.seconds == 2)
-    store.send(.timers(.element(id: 1, action: .stopTapped)))
   }
 }
