@@ -8,10 +8,8 @@ import Testing
 /// By default a page's timer is cancelled only by its own store; with a process-wide
 /// cancellation scope (`loupe-examples pages --shared-cancellation`) showing one page stops
 /// the others' timers, and the stream says which store did it. Time is a `TestClock`.
-///
-/// Serialized: the process-wide scope is shared by every test that asks for it.
 @MainActor
-@Suite(.serialized) struct PagesScenarioTests {
+@Suite struct PagesScenarioTests {
   let recorder = DiagnosticRecorder()
   let clock = TestClock()
 

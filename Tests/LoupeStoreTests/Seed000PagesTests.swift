@@ -7,39 +7,23 @@ import Testing
 /// scope is asked for.
 @MainActor
 @Suite struct Seed000PagesTests {
-  typealias PageStore = Store<PageFeature.State, PageFeature.Action>
-
-  func makePages(_ count: Int, cancellation: CancellationScope, clock: TestClock) -> ([PageStore], EventRecorder) {
-    let (bus, recorder) = makeSession()
-    let pages = (0..<count).map { id in
-      Store(initialState: PageFeature.State(id: id), bus: bus, cancellation: cancellation, clock: clock) { PageFeature() }
-    }
-    _ = recorder.take()
-    return (pages, recorder)
-  }
-
-  func swipe(from old: PageStore?, to new: PageStore) {
-    old?.send(.selected(false))
-    new.send(.selected(true))
-    new.send(.onAppear)
-  }
-
   @Test func swipingNeverCancelsAnotherPagesTimer() async {
-    let clock = TestClock()
-    let (pages, recorder) = makePages(4, cancellation: .isolated, clock: clock)
-    swipe(from: nil, to: pages[0])
+    let session = PageSession(pages: 4, cancellation: .isolated)
+    defer { session.invalidate() }
+    let (clock, recorder) = (session.clock, session.recorder)
+    session.swipe(from: nil, to: 0)
     await clock.advance(by: .seconds(1))
     for index in 1..<4 {
-      swipe(from: pages[index - 1], to: pages[index])
+      session.swipe(from: index - 1, to: index)
       await clock.advance(by: .seconds(1))
     }
     // Every page keeps ticking from the moment it first appeared.
-    #expect(pages.map(\.count) == [4, 3, 2, 1])
+    #expect(session.counts == [4, 3, 2, 1])
 
     // Swiping back restarts page 0's own timer, and only that.
-    swipe(from: pages[3], to: pages[0])
+    session.swipe(from: 3, to: 0)
     await clock.advance(by: .seconds(1))
-    #expect(pages.map(\.count) == [5, 4, 3, 2])
+    #expect(session.counts == [5, 4, 3, 2])
 
     let effectLines = recorder.events.compactMap { event -> String? in
       switch event.payload {
@@ -62,35 +46,43 @@ import Testing
   }
 
   @Test func aProcessWideScopeCancelsAcrossStoresAndNamesTheCanceller() async {
-    let clock = TestClock()
-    let (pages, recorder) = makePages(2, cancellation: .processWide, clock: clock)
-    swipe(from: nil, to: pages[0])
-    await clock.advance(by: .seconds(1))
-    swipe(from: pages[0], to: pages[1])
-    await clock.advance(by: .seconds(2))
+    let session = PageSession(pages: 2, cancellation: .processWide)
+    defer { session.invalidate() }
+    await Self.playStory(session)
     // Page 0's timer was cancelled by page 1's cancelInFlight: the seed's bug, on request.
-    #expect(pages.map(\.count) == [1, 2])
-    #expect(recorder.take() == [
-      "6 action.received PageFeature#1 PageFeature.Action.selected send",
-      "7 state.changed PageFeature#1 cause=6 [isSelected: false → true] \"PageFeature#1: _isSelected changed.\"",
-      "8 action.received PageFeature#1 PageFeature.Action.onAppear send",
-      "9 effect.started PageFeature#1 e1 cause=8 id=PageFeature.CancelID.timer",
-      "10 action.received PageFeature#1 PageFeature.Action.timerTicked effect e1",
-      "11 state.changed PageFeature#1 cause=10 [count: 0 → 1] \"PageFeature#1: _count changed.\"",
-      "12 action.received PageFeature#1 PageFeature.Action.selected send",
-      "13 state.changed PageFeature#1 cause=12 [isSelected: true → false] \"PageFeature#1: _isSelected changed.\"",
-      "14 action.received PageFeature#2 PageFeature.Action.selected send",
-      "15 state.changed PageFeature#2 cause=14 [isSelected: false → true] \"PageFeature#2: _isSelected changed.\"",
-      "16 action.received PageFeature#2 PageFeature.Action.onAppear send",
-      "17 effect.cancelled PageFeature#1 e1 cancelInFlight id=PageFeature.CancelID.timer by=PageFeature#2@16",
-      "18 effect.started PageFeature#2 e2 cause=16 id=PageFeature.CancelID.timer",
-      "19 action.received PageFeature#2 PageFeature.Action.timerTicked effect e2",
-      "20 state.changed PageFeature#2 cause=19 [count: 0 → 1] \"PageFeature#2: _count changed.\"",
-      "21 action.received PageFeature#2 PageFeature.Action.timerTicked effect e2",
-      "22 state.changed PageFeature#2 cause=21 [count: 1 → 2] \"PageFeature#2: _count changed.\"",
-    ])
-    for page in pages { page.invalidate() }
+    #expect(session.counts == [1, 2])
+    #expect(session.recorder.take() == Self.processWideStory)
   }
+
+  /// Page 0 appears and ticks once, then page 1 appears and ticks twice. Each step is taken in
+  /// every session in turn, so the stores of several sessions interleave.
+  static func playStory(_ sessions: PageSession...) async {
+    for session in sessions { session.swipe(from: nil, to: 0) }
+    for session in sessions { await session.clock.advance(by: .seconds(1)) }
+    for session in sessions { session.swipe(from: 0, to: 1) }
+    for session in sessions { await session.clock.advance(by: .seconds(2)) }
+  }
+
+  /// The events of ``playStory(_:)`` in a session whose pages use `.processWide`.
+  static let processWideStory = [
+    "6 action.received PageFeature#1 PageFeature.Action.selected send",
+    "7 state.changed PageFeature#1 cause=6 [isSelected: false → true] \"PageFeature#1: _isSelected changed.\"",
+    "8 action.received PageFeature#1 PageFeature.Action.onAppear send",
+    "9 effect.started PageFeature#1 e1 cause=8 id=PageFeature.CancelID.timer",
+    "10 action.received PageFeature#1 PageFeature.Action.timerTicked effect e1",
+    "11 state.changed PageFeature#1 cause=10 [count: 0 → 1] \"PageFeature#1: _count changed.\"",
+    "12 action.received PageFeature#1 PageFeature.Action.selected send",
+    "13 state.changed PageFeature#1 cause=12 [isSelected: true → false] \"PageFeature#1: _isSelected changed.\"",
+    "14 action.received PageFeature#2 PageFeature.Action.selected send",
+    "15 state.changed PageFeature#2 cause=14 [isSelected: false → true] \"PageFeature#2: _isSelected changed.\"",
+    "16 action.received PageFeature#2 PageFeature.Action.onAppear send",
+    "17 effect.cancelled PageFeature#1 e1 cancelInFlight id=PageFeature.CancelID.timer by=PageFeature#2@16",
+    "18 effect.started PageFeature#2 e2 cause=16 id=PageFeature.CancelID.timer",
+    "19 action.received PageFeature#2 PageFeature.Action.timerTicked effect e2",
+    "20 state.changed PageFeature#2 cause=19 [count: 0 → 1] \"PageFeature#2: _count changed.\"",
+    "21 action.received PageFeature#2 PageFeature.Action.timerTicked effect e2",
+    "22 state.changed PageFeature#2 cause=21 [count: 1 → 2] \"PageFeature#2: _count changed.\"",
+  ]
 
   @Test func aParentStoreWithIdentifiedPagesKeepsEachPagesTimer() async {
     let clock = TestClock()

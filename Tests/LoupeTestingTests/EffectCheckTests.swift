@@ -1,12 +1,10 @@
 import LoupeTesting
 import Testing
 
-/// The ready-made effect checks, each catching the bug it is for.
-///
-/// Serialized: `.processWide` cancel ids are shared by every store in the process, so two
-/// of these tests running at once would cancel each other's timers.
+/// The ready-made effect checks, each catching the bug it is for. (`.processWide` cancel ids
+/// are shared within a recorder's bus only, so these tests run in parallel.)
 @MainActor
-@Suite(.serialized) struct EffectCheckTests {
+@Suite struct EffectCheckTests {
   typealias PageStore = Store<PageFeature.State, PageFeature.Action>
 
   /// Seed 000: separate page stores; swiping shows the next page, which restarts its timer.

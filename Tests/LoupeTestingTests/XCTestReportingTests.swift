@@ -65,8 +65,7 @@ final class XCTestReportingTests: FailureCapturingTestCase {
       """, line: line)])
   }
 
-  /// Seed 000 under XCTest. (XCTest runs its tests one at a time, before Swift Testing's, so
-  /// the process-wide cancellation scope is not shared with another test here.)
+  /// Seed 000 under XCTest.
   @MainActor
   func testSharedCancellationFailsUnderXCTestToo() {
     let recorder = DiagnosticRecorder()

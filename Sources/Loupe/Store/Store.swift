@@ -48,8 +48,8 @@ public final class Store<State, Action> {
   ///     session from 1 (TypeName is the reducer's type without its module).
   ///   - bus: Where events go. Tests pass a private ``EventBus`` and attach a recorder.
   ///   - cancellation: `.isolated` (default): cancel ids are this store's own (each scoped
-  ///     child identity has its own too). `.processWide`: shared by every store created with
-  ///     it, keyed by id alone.
+  ///     child identity has its own too). `.processWide`: shared by every store of `bus`
+  ///     created with it, keyed by id alone (on ``EventBus/shared``: the whole program).
   ///   - clock: The clock effects see as `send.clock`, and debounce waits on. Pass a
   ///     ``TestClock`` in tests.
   ///   - reducer: The feature's reducer.

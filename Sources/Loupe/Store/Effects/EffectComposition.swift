@@ -52,7 +52,8 @@ extension Effect {
   /// `cancelInFlight` only reach effects that the same store (the same identity, for a
   /// scoped child) registered with an equal id. Four page stores that all use
   /// `CancelID.timer` never cancel each other's timers. Create the store with
-  /// `cancellation: .processWide` to share one registry across stores (TCA's behaviour).
+  /// `cancellation: .processWide` to share one registry across the stores of its bus (TCA's
+  /// behaviour).
   ///
   /// ```swift
   /// return .run { send in … }

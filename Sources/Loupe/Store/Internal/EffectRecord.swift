@@ -62,12 +62,11 @@ struct CancelRegistration {
   let key: CancelKey
 }
 
-/// Running effects by cancel id. Each store identity has its own; stores created with
-/// `cancellation: .processWide` share ``processWide``.
+/// Running effects by cancel id. Each store identity has its own; the stores of one session
+/// (``EventBus``) created with `cancellation: .processWide` share the session's
+/// (`LiveStoreDirectory.processWideCancellation`).
 @MainActor
 final class CancellationRegistry {
-  static let processWide = CancellationRegistry()
-
   private var records: [CancelKey: [EffectRecord]] = [:]
 
   func add(_ record: EffectRecord, for key: CancelKey) {

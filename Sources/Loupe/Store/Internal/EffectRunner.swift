@@ -223,10 +223,10 @@ extension RuntimeBase {
     // A run effect ends when its task returns; one cancelled before it was launched never will.
     if record.kind != .run || record.task == nil { record.markEnded() }
     guard record.kind != .driver else { return }
-    // Report on the owner's session: with a process-wide scope it may be another store's.
-    let ownerBus = record.owner.runtime?.bus ?? bus
-    guard ownerBus.isActive else { return }
-    ownerBus.emit(.effectCancelled(EffectCancelled(
+    // With a process-wide scope the owner may be another root store, but always one of this
+    // session: the registry belongs to the bus.
+    guard bus.isActive else { return }
+    bus.emit(.effectCancelled(EffectCancelled(
       store: record.owner.id, effect: record.id, cancelID: record.cancelIDText, reason: reason, by: source)))
   }
 

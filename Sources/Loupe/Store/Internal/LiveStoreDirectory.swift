@@ -1,8 +1,11 @@
 import Synchronization
 
-/// The live stores of one session (``EventBus``): what `loupe/stores` lists and
-/// `loupe/state` reads. Also hands out the session's store numbers (`PageFeature#3`) and
-/// identities (`i7`). Thread-safe: the inspector calls it from its own threads.
+/// The store bookkeeping of one session (``EventBus``): the live stores that `loupe/stores`
+/// lists and `loupe/state` reads, the session's store numbers (`PageFeature#3`) and
+/// identities (`i7`), and the cancel ids shared by its `.processWide` stores. Everything a
+/// store numbers or shares belongs to its bus, never to the process: a test recorder's
+/// private bus sees `PageFeature#1`, `i1` and its own cancel ids whatever other tests run.
+/// Thread-safe: the inspector calls it from its own threads.
 final class LiveStoreDirectory: StoreDirectory {
   typealias StateReader = @MainActor @Sendable (StatePath?) -> Result<JSON, StateQueryError>
 
@@ -19,8 +22,15 @@ final class LiveStoreDirectory: StoreDirectory {
 
   private let state = Mutex(State())
   private weak let bus: EventBus?
+  /// The registry of every store of this session created with `cancellation: .processWide`
+  /// (on ``EventBus/shared``, the whole program).
+  let processWideCancellation: CancellationRegistry
 
-  init(bus: EventBus) { self.bus = bus }
+  @MainActor
+  init(bus: EventBus) {
+    self.bus = bus
+    self.processWideCancellation = CancellationRegistry()
+  }
 
   /// The directory of `bus`, installed as `bus.directory` when it has none.
   @MainActor
@@ -32,6 +42,7 @@ final class LiveStoreDirectory: StoreDirectory {
       bus.directory = directory
     } else {
       // Someone else answers `loupe/stores` on this bus; keep counting in a private directory.
+      detachedDirectories = detachedDirectories.filter { $0.value.bus != nil }
       detachedDirectories[ObjectIdentifier(bus)] = directory
     }
     return directory

@@ -33,7 +33,7 @@ class RuntimeBase {
   func makeRegistry() -> CancellationRegistry {
     switch cancellationScope {
     case .isolated: CancellationRegistry()
-    case .processWide: .processWide
+    case .processWide: directory.processWideCancellation
     }
   }
 

@@ -174,8 +174,11 @@ public enum CancellationScope: Sendable, Hashable {
   /// Each store identity has its own cancel ids (the default): a store can only cancel
   /// effects it started itself.
   case isolated
-  /// All stores created with this scope share one registry keyed by id alone, as in TCA:
-  /// one page's `cancelInFlight` cancels another page's timer with the same id. Events still
-  /// name both stores (`effect.cancelled` on the other store, `by` this one).
+  /// All stores of the session (the ``EventBus`` they report to) created with this scope
+  /// share one registry keyed by id alone, as in TCA: one page's `cancelInFlight` cancels
+  /// another page's timer with the same id. Events still name both stores
+  /// (`effect.cancelled` on the other store, `by` this one). On ``EventBus/shared`` the
+  /// session is the whole program; a test's private bus is a scope of its own, so tests that
+  /// use this scope can run in parallel.
   case processWide
 }
