@@ -120,6 +120,36 @@ private enum LoosePhase {
   }
 }
 
+private enum Tap { case tapped }
+private struct Nothing {}
+private enum Wrapper { case inner(Tap) }
+
+/// Payloads that take no bytes (laid out as cases without payloads, shown with them).
+private enum ZeroPayload {
+  case button(Tap)
+  case empty(Nothing)
+  case void(Void)
+  case wrapped(Wrapper)
+  case plain
+  static func random(_ r: inout PropertyRandom) -> ZeroPayload {
+    [.button(.tapped), .empty(Nothing()), .void(()), .wrapped(.inner(.tapped)), .plain][r.int(0...4)]
+  }
+}
+
+/// An empty payload beside real ones.
+private enum MixedZero: Equatable {
+  case count(Int)
+  case button(Tap)
+  case idle
+  static func random(_ r: inout PropertyRandom) -> MixedZero {
+    switch r.int(0...2) {
+    case 0: .count(r.int(0...2))
+    case 1: .button(.tapped)
+    default: .idle
+    }
+  }
+}
+
 private struct Child: Equatable {
   var label: String
   var values: [Int]
@@ -152,6 +182,9 @@ private struct Root {
   var labelled: (a: Int?, b: [Int])
   var json: JSON?
   var looseItems: [LooseTodo?]
+  var zero: ZeroPayload
+  var zeros: [ZeroPayload]
+  var mixedZero: MixedZero?
 
   static func random(_ r: inout PropertyRandom) -> Root {
     Root(
@@ -168,7 +201,9 @@ private struct Root {
       optionalDict: Dictionary(r.array(0...3) { ($0.word(), $0.chance(50) ? nil : $0.int(0...2)) }, uniquingKeysWith: { a, _ in a }),
       pair: (r.int(0...2), r.chance(50) ? nil : r.word()), labelled: (r.chance(50) ? nil : r.int(0...2), r.array(0...3) { $0.int(0...3) }),
       json: r.chance(30) ? nil : randomJSON(&r, depth: 0),
-      looseItems: r.array(0...3) { $0.chance(30) ? nil : LooseTodo.random(&$0, id: $0.int(0...3)) }
+      looseItems: r.array(0...3) { $0.chance(30) ? nil : LooseTodo.random(&$0, id: $0.int(0...3)) },
+      zero: .random(&r), zeros: r.array(0...4) { ZeroPayload.random(&$0) },
+      mixedZero: r.chance(30) ? nil : .random(&r)
     )
   }
 
@@ -176,7 +211,7 @@ private struct Root {
   func mutated(_ r: inout PropertyRandom) -> Root {
     var s = self
     for _ in 0..<r.int(1...4) {
-      switch r.int(0...20) {
+      switch r.int(0...23) {
       case 0: s.count += 1
       case 1: s.title = r.word()
       case 2: s.child = r.chance(50) ? nil : .random(&r)
@@ -216,6 +251,9 @@ private struct Root {
       case 17: if !s.matrix.isEmpty { mutate(&s.matrix[r.int(0...(s.matrix.count - 1))], &r, make: { $0.int(0...2) }) } else { s.matrix.append([1]) }
       case 18: s.optionalDict[r.word()] = r.chance(50) ? .some(nil) : .some(r.int(0...2))
       case 19: s.pair.1 = r.chance(50) ? nil : r.word(); s.labelled.a = r.chance(50) ? nil : r.int(0...3)
+      case 20: s.zero = .random(&r)
+      case 21: mutate(&s.zeros, &r, make: { ZeroPayload.random(&$0) })
+      case 22: s.mixedZero = r.chance(20) ? nil : .random(&r)
       default: s.json = r.chance(20) ? nil : randomJSON(&r, depth: 0)
       }
     }

@@ -189,13 +189,40 @@ final class TypeInfo: @unchecked Sendable {
 
   // MARK: - Enums
 
-  /// Reads the enum's nominal type descriptor (stable ABI): after `Flags`, `Parent`, `Name`,
-  /// `AccessFunction` and `Fields` (five 32-bit words) comes `NumPayloadCasesAndPayloadSizeOffset`,
-  /// whose low 24 bits count the cases with a payload.
+  /// Whether some case of the enum carries a payload, from its nominal type descriptor
+  /// (stable ABI): `Flags`, `Parent`, `Name`, `AccessFunction`, `Fields` (five 32-bit words),
+  /// then `NumPayloadCasesAndPayloadSizeOffset`, whose low 24 bits count the payload cases.
+  ///
+  /// That count is the *layout's*: a case whose payload is known at compile time to take no
+  /// bytes (`case tapped(Child)` with `enum Child { case tapped }`, an empty struct, `Void`)
+  /// is laid out — and counted — as a case without one, yet it has a payload that `Mirror`
+  /// shows. So when the count is 0, the field records are read too: a case with a payload
+  /// has a payload type there.
   private static func enumHasPayloadCases(_ type: any Any.Type) -> Bool {
     let metadata = unsafeBitCast(type, to: UnsafePointer<UnsafeRawPointer>.self)
     let descriptor = metadata[1]
     let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF
-    return payloadCases != 0
+    return payloadCases != 0 || someFieldRecordHasType(descriptor: descriptor)
+  }
+
+  /// Reads the field descriptor the type descriptor's `Fields` points to (stable ABI):
+  /// `MangledTypeName`, `Superclass` (relative pointers), `Kind` (16 bits), `FieldRecordSize`
+  /// (16 bits), `NumFields` (32 bits), then the records: `Flags`, `MangledTypeName`,
+  /// `FieldName` (32 bits each). An enum case's record has a type name exactly when the case
+  /// has a payload. With no reflection metadata (`-disable-reflection-metadata`) there are no
+  /// records — and `Mirror` shows no payloads either.
+  private static func someFieldRecordHasType(descriptor: UnsafeRawPointer) -> Bool {
+    let fieldsOffset = descriptor.load(fromByteOffset: 16, as: Int32.self)
+    guard fieldsOffset != 0 else { return false }
+    let fields = descriptor + 16 + Int(fieldsOffset)
+    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
+    let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
+    guard recordSize >= 12 else { return false }
+    let records = fields + 16
+    for index in 0..<count {
+      let record = records + index * recordSize
+      if record.load(fromByteOffset: 4, as: Int32.self) != 0 { return true }
+    }
+    return false
   }
 }
