@@ -46,7 +46,9 @@ struct Renderer {
   /// Whether the node budget is spent, so collections stop early.
   var isOverBudget: Bool { nodes >= options.maxNodes }
 
-  private mutating func renderContent(_ value: Any) -> JSON {
+  /// Renders `value` at the current path without counting it as another node: for a value
+  /// that stands for what it wraps (an optional, an `AnyHashable`).
+  mutating func renderContent(_ value: Any) -> JSON {
     var value = value
     var substitutions = 0
     while true {

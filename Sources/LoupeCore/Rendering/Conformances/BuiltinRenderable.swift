@@ -91,6 +91,11 @@ extension Float: BuiltinRenderable {
     func render(in renderer: inout Renderer) -> JSON { loupeJSON }
   }
 #endif
+#if (arch(i386) || arch(x86_64)) && !(os(Windows) || os(Android))
+  extension Float80: BuiltinRenderable {
+    func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+  }
+#endif
 
 extension String: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON { renderer.string(self) }
@@ -109,6 +114,10 @@ extension StaticString: BuiltinRenderable {
 }
 extension Duration: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON { .string(description) }
+}
+/// A type-erased value renders as the value inside (its mirror would show `{"value": …}`).
+extension AnyHashable: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { renderer.renderContent(base) }
 }
 extension ObjectIdentifier: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON { .string(debugDescription) }

@@ -27,11 +27,15 @@ extension Data: BuiltinRenderable {
   }
 }
 
-/// A JSON number (the nearest double); `NaN` as `"nan"`.
+/// A JSON number when a double holds it exactly (its shortest text reads back as the same
+/// decimal: `19.99`, `1e+30`); otherwise a string of its digits, like integers beyond `Int`
+/// (`"12345678901234567890.123"`) — money must not be rounded on the way. `NaN` as `"nan"`.
 extension Decimal: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON {
     if isNaN { return .string("nan") }
-    return .double(Double(description) ?? 0)
+    let digits = description
+    if let double = Double(digits), double.isFinite, Decimal(string: "\(double)") == self { return .double(double) }
+    return .string(digits)
   }
 }
 
@@ -43,6 +47,20 @@ extension Locale: BuiltinRenderable {
 /// Its identifier: `"Europe/Paris"`.
 extension TimeZone: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON { .string(identifier) }
+}
+
+/// Its identifier: `"gregorian"`, `"iso8601"` (its own storage is a reference to the
+/// calendar's implementation).
+extension Calendar: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON { .string("\(identifier)") }
+}
+
+/// `{"value": 3.5, "unit": "km"}`: the value, and the unit's symbol (a `Unit` is a class
+/// that shows no properties of its own).
+extension Measurement: BuiltinRenderable {
+  func render(in renderer: inout Renderer) -> JSON {
+    .object(["value": renderer.render(value, at: .field("value")), "unit": renderer.render(unit.symbol, at: .field("unit"))])
+  }
 }
 
 #if !canImport(Darwin)
