@@ -205,11 +205,15 @@ public struct JSONParser {
       index += 1  // opening quote
       let contentStart = index
       // Fast path: no escapes.
+      var isASCII = true
       while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "\"") {
           let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
           index += 1
+          // ASCII is valid UTF-8 as it is; `String(decoding:)` is several times faster than the
+          // generic `String(validating:)`, which is left for the rest.
+          if isASCII { return String(decoding: slice, as: UTF8.self) }
           guard let string = String(validating: slice, as: UTF8.self) else {
             throw fail("Invalid UTF-8 in string", at: start)
           }
@@ -217,6 +221,7 @@ public struct JSONParser {
         }
         if byte == UInt8(ascii: "\\") { break }
         if byte < 0x20 { throw fail("Unescaped control character in string") }
+        if byte >= 0x80 { isASCII = false }
         index += 1
       }
       guard index < bytes.count else { throw fail("Unterminated string", at: start) }
