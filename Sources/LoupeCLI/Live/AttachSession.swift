@@ -62,6 +62,19 @@ struct AttachSession {
     if recording != nil || printsRawEvents {
       let stdout = context.stdout
       client.onFrame = { body in
+        // Fast path, nearly every frame: the events' bytes as they came, not decoded (what
+        // lets `loupe record` keep up with a program's bursts).
+        if let lines = NotificationEventLines.lines(inNotification: body) {
+          recording?.record(lines: lines)
+          if printsRawEvents, !lines.isEmpty {
+            for line in lines {
+              stdout.write(bytes: line)
+              stdout.write(bytes: CollectionOfOne(0x0A))
+            }
+            stdout.flush()
+          }
+          return
+        }
         let frame = FrameContent(body)
         if let recording {
           if let process = frame.process { recording.setFallbackHeader(process) }

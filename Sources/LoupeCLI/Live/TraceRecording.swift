@@ -55,6 +55,11 @@ final class TraceRecording: Sendable {
 
   /// Records the events of a `loupe/events` notification body; ignores every other frame.
   func record(frame body: [UInt8]) {
+    // Fast path, nearly every frame: the events' bytes as they came, without decoding them.
+    if let lines = NotificationEventLines.lines(inNotification: body) {
+      record(lines: lines)
+      return
+    }
     let frame = FrameContent(body)
     if let process = frame.process { setFallbackHeader(process) }
     record(frame.events)
@@ -62,17 +67,22 @@ final class TraceRecording: Sendable {
 
   /// Records events given as JSON values.
   func record(_ events: [JSON]) {
-    guard !events.isEmpty else { return }
+    record(lines: events.map { Array($0.jsonText.utf8) })
+  }
+
+  /// Records events given as lines of JSON, with one write (a syscall per event capped
+  /// `loupe record` far below what a program emits).
+  func record(lines: [[UInt8]]) {
+    guard !lines.isEmpty else { return }
     state.withLock { state in
       guard state.failure == nil else { return }
       do throws(TraceError) {
         if state.writer == nil {
-          state.writer = try TraceWriter(path: path, header: header(first: events[0], state: state))
+          let first = (try? JSONParser.parse(lines[0])) ?? .null
+          state.writer = try TraceWriter(path: path, header: header(first: first, state: state))
         }
-        for event in events {
-          try state.writer!.appendLine(Array(event.jsonText.utf8))
-          state.events += 1
-        }
+        try state.writer!.appendLines(lines)
+        state.events += lines.count
       } catch {
         state.failure = error
         stderr.line("loupe: recording stopped: \(error)")

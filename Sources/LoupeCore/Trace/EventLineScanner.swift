@@ -326,3 +326,134 @@ struct EventLineScanner {
     return true
   }
 }
+
+extension EventLineScanner {
+  /// Where the events are in the body of a `loupe/events` notification
+  /// (`{"jsonrpc":"2.0","method":"loupe/events","params":{"events":[{…},{…}]}}`, members in
+  /// any order): the byte range of each element of `params.events`, after validating the
+  /// whole body as JSON. `nil` when the body is not one valid JSON object with that method
+  /// and an `events` array (a batch, an answer, another notification).
+  ///
+  /// This is what lets `loupe record` write each event exactly as it came over the wire,
+  /// without parsing it into ``JSON`` and encoding it again.
+  static func eventRanges(inNotification body: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+    var scanner = EventLineScanner(body)
+    scanner.skipWhitespace()
+    guard scanner.peek == UInt8(ascii: "{"), let ranges = scanner.notificationEvents() else { return nil }
+    scanner.skipWhitespace()
+    return scanner.i == body.count ? ranges : nil
+  }
+
+  private mutating func notificationEvents() -> [Range<Int>]? {
+    var isEventsMethod = false
+    var events: [Range<Int>]?
+    let ok = members(depth: 1) { scanner, key in
+      switch key {
+      case "method":
+        let start = scanner.i
+        guard scanner.value(depth: 1) else { return false }
+        isEventsMethod = scanner.bytesEqual(start..<scanner.i, "\"loupe/events\"")
+        return true
+      case "params" where scanner.peek == UInt8(ascii: "{"):
+        return scanner.members(depth: 2) { scanner, key in
+          guard key == "events", scanner.peek == UInt8(ascii: "[") else { return scanner.value(depth: 2) }
+          guard let ranges = scanner.elementRanges(depth: 3) else { return false }
+          events = ranges
+          return true
+        }
+      default:
+        return scanner.value(depth: 1)
+      }
+    }
+    guard ok, isEventsMethod else { return nil }
+    return events
+  }
+
+  /// The members of the object at `i`: `body` scans each value (from its first byte), given
+  /// the key when it has no escapes (else `""`).
+  private mutating func members(depth: Int, _ body: (inout EventLineScanner, String) -> Bool) -> Bool {
+    guard depth <= JSONParser.maximumDepth else { return false }
+    i += 1
+    skipWhitespace()
+    if peek == UInt8(ascii: "}") {
+      i += 1
+      return true
+    }
+    while true {
+      guard peek == UInt8(ascii: "\""), let key = string() else { return false }
+      let name = key.escaped ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[key.range]), as: UTF8.self)
+      skipWhitespace()
+      guard peek == UInt8(ascii: ":") else { return false }
+      i += 1
+      skipWhitespace()
+      guard body(&self, name) else { return false }
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","):
+        i += 1
+        skipWhitespace()
+      case UInt8(ascii: "}"):
+        i += 1
+        return true
+      default:
+        return false
+      }
+    }
+  }
+
+  /// The byte ranges of the elements of the array at `i`.
+  private mutating func elementRanges(depth: Int) -> [Range<Int>]? {
+    guard depth <= JSONParser.maximumDepth else { return nil }
+    var ranges: [Range<Int>] = []
+    i += 1
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") {
+      i += 1
+      return ranges
+    }
+    while true {
+      let start = i
+      guard value(depth: depth) else { return nil }
+      ranges.append(start..<i)
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","):
+        i += 1
+        skipWhitespace()
+      case UInt8(ascii: "]"):
+        i += 1
+        return ranges
+      default:
+        return nil
+      }
+    }
+  }
+
+  private func bytesEqual(_ range: Range<Int>, _ text: StaticString) -> Bool {
+    guard range.count == text.utf8CodeUnitCount else { return false }
+    return text.withUTF8Buffer { expected in
+      for j in 0..<range.count where bytes[range.lowerBound + j] != expected[j] { return false }
+      return true
+    }
+  }
+}
+
+/// The events of a `loupe/events` notification as trace lines, without decoding them.
+public enum NotificationEventLines {
+  /// Each element of `params.events` exactly as it is in `body`, ready for
+  /// ``TraceWriter/appendLines(_:)``; `nil` when `body` is not a valid `loupe/events`
+  /// notification or an event spans lines (pretty-printed JSON): decode it instead.
+  public static func lines(inNotification body: [UInt8]) -> [[UInt8]]? {
+    body.withUnsafeBufferPointer { buffer -> [[UInt8]]? in
+      guard let ranges = EventLineScanner.eventRanges(inNotification: buffer) else { return nil }
+      var lines: [[UInt8]] = []
+      lines.reserveCapacity(ranges.count)
+      for range in ranges {
+        let line = UnsafeBufferPointer(rebasing: buffer[range])
+        for byte in line where byte == 0x0A || byte == 0x0D { return nil }
+        lines.append(Array(line))
+      }
+      return lines
+    }
+  }
+}

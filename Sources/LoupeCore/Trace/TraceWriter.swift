@@ -88,15 +88,37 @@ public final class TraceWriter: Sendable {
   ///
   /// - Throws: ``TraceError/invalidLine(reason:)`` when `json` is empty or holds a line break.
   public func appendLine(_ json: some Collection<UInt8>) throws(TraceError) {
-    guard !json.isEmpty else { throw .invalidLine(reason: "an empty line") }
-    guard !json.contains(0x0A) && !json.contains(0x0D) else {
-      throw .invalidLine(reason: "it contains a line break")
-    }
+    // Copied first, so the checks below run on a concrete array (a generic `contains` over
+    // `some Collection` is not specialized across modules and was most of `loupe record`'s
+    // time).
     var bytes = [UInt8]()
     bytes.reserveCapacity(json.count + 1)
     bytes.append(contentsOf: json)
+    try Self.checkLine(bytes[...])
     bytes.append(0x0A)
     try write(bytes)
+  }
+
+  /// Appends lines of already-encoded event JSON (as received on the wire), unchanged, with a
+  /// single write: nothing is written when one of them is invalid.
+  ///
+  /// - Throws: ``TraceError/invalidLine(reason:)`` when a line is empty or holds a line break.
+  public func appendLines(_ lines: [[UInt8]]) throws(TraceError) {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + 1 })
+    for line in lines {
+      try Self.checkLine(line[...])
+      bytes.append(contentsOf: line)
+      bytes.append(0x0A)
+    }
+    try write(bytes)
+  }
+
+  private static func checkLine(_ line: ArraySlice<UInt8>) throws(TraceError) {
+    guard !line.isEmpty else { throw .invalidLine(reason: "an empty line") }
+    for byte in line where byte == 0x0A || byte == 0x0D {
+      throw .invalidLine(reason: "it contains a line break")
+    }
   }
 
   /// Closes the file. Appends after closing throw ``TraceError/cannotWrite(path:reason:)``.
