@@ -1,0 +1,124 @@
+import BenchFixtures
+import Foundation
+import Loupe
+import Synchronization
+
+// loupe-bench-emit: the program side of the whole-process benchmarks (Benchmarks/scripts/).
+//
+//   loupe-bench-emit emit --events N [--rate R] [--wait-go] [--report FILE]
+//       Turns the inspector on from the environment (LOUPE=stdio, LOUPE=unix:PATH) as any
+//       program's first store would, then emits N events of a typical mix straight into the
+//       session's bus, as fast as it can or paced at R events per second. With --wait-go it
+//       first waits for a client's `loupe/mark` labelled `bench:go`. Writes what it measured
+//       (events, seconds, resident memory before and at peak) as JSON to FILE.
+//
+//   loupe-bench-emit trace --events N FILE
+//       Writes a trace file of N events of the same mix (for `loupe show` against jq).
+
+let usage = """
+  USAGE: loupe-bench-emit emit --events N [--rate R] [--wait-go] [--report FILE]
+         loupe-bench-emit trace --events N FILE
+  """
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("loupe-bench-emit: \(message)\n\(usage)\n".utf8))
+  exit(2)
+}
+
+/// Resident memory from /proc/self/status, in KB: `VmRSS` (now) or `VmHWM` (peak).
+func residentKB(_ field: String) -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+  for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+  return 0
+}
+
+/// Flips when a client's `bench:go` mark arrives.
+final class GoSignal: EventSink, Sendable {
+  let received = Atomic<Bool>(false)
+  func receive(_ event: Event) {
+    if case .mark(let mark) = event.payload, mark.label == "bench:go" { received.store(true, ordering: .releasing) }
+  }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail("missing command") }
+arguments.removeFirst()
+var events = 0
+var rate: Double?
+var waitGo = false
+var report: String?
+var positional: [String] = []
+var iterator = arguments.makeIterator()
+while let argument = iterator.next() {
+  switch argument {
+  case "--events": events = Int(iterator.next() ?? "") ?? 0
+  case "--rate": rate = Double(iterator.next() ?? "")
+  case "--wait-go": waitGo = true
+  case "--report": report = iterator.next()
+  default: positional.append(argument)
+  }
+}
+guard events > 0 else { fail("--events N (N > 0) is required") }
+
+switch command {
+case "trace":
+  guard let path = positional.first else { fail("trace needs a FILE") }
+  let header = TraceHeader(program: "loupe-bench-emit", pid: Int(getpid()), startedAt: "2026-11-22T09:00:00.000Z")
+  let writer = try TraceWriter(path: path, header: header)
+  var generator = EventMix.Generator()
+  var batch: [Event] = []
+  batch.reserveCapacity(2_000)
+  var seq = 0
+  while seq < events {
+    batch.removeAll(keepingCapacity: true)
+    while seq < events && batch.count < 2_000 {
+      seq += 1
+      batch.append(Event(seq: seq, time: Double(seq) * 0.01, payload: generator.next()))
+    }
+    try writer.append(batch)
+  }
+  try writer.close()
+
+case "emit":
+  InspectorAutostart.run()
+  let bus = EventBus.shared
+  // Attached in every run, so runs with and without --wait-go do the same work per event.
+  let go = GoSignal()
+  bus.attach(go)
+  if waitGo {
+    while !go.received.load(ordering: .acquiring) { usleep(1_000) }
+  }
+  var generator = EventMix.Generator()
+  let baseKB = residentKB("VmRSS")
+  let start = ContinuousClock.now
+  let chunk = 500
+  var emitted = 0
+  while emitted < events {
+    let end = min(events, emitted + chunk)
+    while emitted < end {
+      bus.emit(generator.next())
+      emitted += 1
+    }
+    if let rate {
+      // Paced: event i is due at start + i / rate; sleep when ahead of the schedule.
+      let due = start + .nanoseconds(Int64(Double(emitted) / rate * 1e9))
+      let now = ContinuousClock.now
+      if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) / 1e18 + Double((due - now).components.seconds)) }
+    }
+  }
+  let elapsed = ContinuousClock.now - start
+  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  let result = """
+    {"events":\(events),"seconds":\(seconds),"rssBaseKB":\(baseKB),"rssPeakKB":\(residentKB("VmHWM")),"rssEndKB":\(residentKB("VmRSS"))}
+    """
+  bus.emit(.mark(Mark(label: "bench:done")))
+  if let report {
+    _ = FileManager.default.createFile(atPath: report, contents: Data((result + "\n").utf8))
+  }
+  exit(0)
+
+default:
+  fail("unknown command '\(command)'")
+}

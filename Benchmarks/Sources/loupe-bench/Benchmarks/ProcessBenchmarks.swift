@@ -1,0 +1,85 @@
+import Foundation
+
+/// The whole-process comparisons, measured by the scripts in `Benchmarks/scripts/` (each
+/// prints one JSON object), turned into rows here so the table has one place for targets.
+enum ProcessBenchmarks {
+  static let all: [Benchmark] = [record, showVersusJQ, stalledClient]
+
+  static let recordTarget = 200_000.0
+
+  static let record = Benchmark(id: "process.record", what: "program → loupe record over stdio") { context in
+    let result = try runScript("record_throughput.py", context: context)
+    let runs = result["targetRuns"] as? Int ?? 0
+    let clean = result["targetRunsClean"] as? Int ?? 0
+    let achieved = result["targetAchievedMedian"] as? Double ?? 0
+    let best = result["best"] as? Double ?? 0
+    // Paced to the target: the emitter may finish a hair late (sleep granularity).
+    let met = runs > 0 && clean == runs && achieved >= recordTarget * 0.99
+    let attempts = (result["runs"] as? [[String: Any]] ?? []).map { run -> String in
+      let rate = Format.count(run["achieved"] as? Double ?? 0)
+      let dropped = run["dropped"] as? Int ?? 0
+      let missing = run["missing"] as? Int ?? 0
+      return dropped == 0 && missing == 0 ? "\(rate)/s clean" : "\(rate)/s dropped \(Format.count(Double(dropped)))"
+    }
+    return [Row(
+      id: "process.record", what: "program → loupe record over stdio, events/s with no drops",
+      loupe: "\(Format.count(best))/s", other: "-", ratio: "\(clean)/\(runs) runs at \(Format.count(recordTarget))/s clean",
+      target: Target.rate(recordTarget, unit: "events/s").text, status: met ? .met : .notMet,
+      note: "best rate with no drops \(Format.count(best))/s; runs: \(attempts.joined(separator: ", "))")]
+  }
+
+  static let showVersusJQ = Benchmark(id: "process.show-jq", what: "loupe show --kind 'effect.*' --format json vs jq") {
+    context in
+    let result = try runScript("show_vs_jq.py", context: context)
+    let loupe = (result["loupeSeconds"] as? Double ?? 0) * 1e9
+    let jq = (result["jqSeconds"] as? Double ?? 0) * 1e9
+    let speedup = result["speedup"] as? Double ?? 0
+    let events = result["events"] as? Int ?? 0
+    let range = result["speedupRange"] as? [Double] ?? [0, 0]
+    return [Row(
+      id: "process.show-jq",
+      what: "loupe show --kind 'effect.*' --format json, \(Format.count(Double(events)))-event trace, vs jq",
+      loupe: Format.time(loupe), other: Format.time(jq), ratio: "\(Format.factor(speedup)) faster",
+      target: Target.fasterBy(3).text, status: speedup >= 3 ? .met : .notMet,
+      note: "\(Format.count(Double(result["matched"] as? Int ?? 0))) events matched, "
+        + "\((result["bytes"] as? Int ?? 0) / 1_000_000) MB trace; speedup range "
+        + "\(Format.factor(range.first ?? 0))–\(Format.factor(range.last ?? 0)) over \(result["repetitions"] ?? 0) reps")]
+  }
+
+  static let stalledClient = Benchmark(id: "process.stalled", what: "stalled client, memory and speed") { context in
+    let result = try runScript("stalled_client.py", context: context)
+    let events = result["events"] as? Int ?? 0
+    let growth = result["stalledGrowthMB"] as? Double ?? .infinity
+    let slowdown = result["slowdown"] as? Double ?? .infinity
+    let stalled = (result["stalledSeconds"] as? Double ?? 0) * 1e9
+    let alone = (result["aloneSeconds"] as? Double ?? 0) * 1e9
+    return [Row(
+      id: "process.stalled", what: "stalled client, \(Format.count(Double(events))) events emitted: RSS growth, run time",
+      loupe: "+\(Format.number(growth)) MB, \(Format.time(stalled))", other: "no client: \(Format.time(alone))",
+      ratio: "\(Format.factor(slowdown)) time", target: Target.memory(megabytes: 32, slowdown: 1.10).text,
+      status: growth <= 32 && slowdown <= 1.10 ? .met : .notMet,
+      note: "RSS growth with no client \(Format.number(result["aloneGrowthMB"] as? Double ?? 0)) MB; "
+        + "peak RSS with the stalled client \(Format.number(result["stalledPeakMB"] as? Double ?? 0)) MB; "
+        + "median of \(result["repetitions"] ?? 0) runs each, alternating")]
+  }
+
+  /// Runs `Benchmarks/scripts/NAME` with this build's executables and returns its JSON.
+  static func runScript(_ name: String, context: BenchContext) throws -> [String: Any] {
+    let script = context.repositoryRoot.appendingPathComponent("Benchmarks/scripts/\(name)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, "--bin", context.binDirectory.path] + (context.smoke ? ["--smoke"] : [])
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.standardError
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      throw BenchmarkError("\(name) printed no result (status \(process.terminationStatus))")
+    }
+    if let error = object["error"] as? String { throw BenchmarkError("\(name): \(error)") }
+    guard process.terminationStatus == 0 else { throw BenchmarkError("\(name) exited with \(process.terminationStatus)") }
+    return object
+  }
+}
