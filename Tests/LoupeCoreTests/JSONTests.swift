@@ -75,6 +75,11 @@ import Testing
 
   @Test func invalidUTF8() {
     #expect(throws: JSONParser.Error.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    #expect(throws: JSONParser.Error.self) { try JSONParser.parse([0x22, 0x61, 0xC3, 0x22]) }  // cut short after ASCII
+  }
+
+  @Test func unescapedStringsASCIIAndNot() throws {
+    #expect(try JSONParser.parse(#"["plain ascii", "é😀 unescaped", ""]"#) == .array([.string("plain ascii"), .string("é😀 unescaped"), .string("")]))
   }
 
   @Test func depthLimit() {

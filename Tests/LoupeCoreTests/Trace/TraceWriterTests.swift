@@ -40,6 +40,23 @@ import Testing
     #expect(text == TraceSamples.header.jsonText + "\n" + wire + "\n")
   }
 
+  @Test func appendsSeveralRawLinesWithOneWriteOrNone() throws {
+    let dir = ScratchDirectory()
+    let path = dir.path("lines.loupe")
+    let writer = try TraceWriter(path: path, header: TraceSamples.header)
+    let lines = [#"{"seq":1,"time":0.5,"kind":"mark","label":"a"}"#, #"{ "seq": 2, "time": 0.6, "kind": "mark", "label": "b" }"#]
+    try writer.appendLines(lines.map { Array($0.utf8) })
+    // One bad line: nothing of the batch is written.
+    #expect(throws: TraceError.invalidLine(reason: "it contains a line break")) {
+      try writer.appendLines([Array("{}".utf8), Array("{\r}".utf8)])
+    }
+    #expect(throws: TraceError.invalidLine(reason: "an empty line")) { try writer.appendLines([[]]) }
+    try writer.appendLines([])
+    try writer.close()
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text == TraceSamples.header.jsonText + "\n" + lines.joined(separator: "\n") + "\n")
+  }
+
   @Test func missingDirectoryIsAClearError() {
     #expect(throws: TraceError.cannotOpen(path: "/nonexistent-loupe-dir/t.loupe", reason: "No such file or directory")) {
       _ = try TraceWriter(path: "/nonexistent-loupe-dir/t.loupe", header: TraceSamples.header)
