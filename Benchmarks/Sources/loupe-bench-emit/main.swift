@@ -14,10 +14,17 @@ import Synchronization
 //
 //   loupe-bench-emit trace --events N FILE
 //       Writes a trace file of N events of the same mix (for `loupe show` against jq).
+//
+//   loupe-bench-emit send-loop --iterations N [--samples K]
+//       Sends N actions to a store with no sink attached, K times (after one warm-up round),
+//       and prints the nanoseconds per send of each round as JSON. Built twice by
+//       scripts/send_idle.py, once with -D LOUPE_NO_INSTRUMENTATION, to compare an idle store
+//       with the same store with its instrumentation compiled out.
 
 let usage = """
   USAGE: loupe-bench-emit emit --events N [--rate R] [--wait-go] [--report FILE]
          loupe-bench-emit trace --events N FILE
+         loupe-bench-emit send-loop --iterations N [--samples K]
   """
 
 func fail(_ message: String) -> Never {
@@ -50,6 +57,8 @@ var rate: Double?
 var waitGo = false
 var report: String?
 var positional: [String] = []
+var iterations = 0
+var samples = 1
 var iterator = arguments.makeIterator()
 while let argument = iterator.next() {
   switch argument {
@@ -57,10 +66,12 @@ while let argument = iterator.next() {
   case "--rate": rate = Double(iterator.next() ?? "")
   case "--wait-go": waitGo = true
   case "--report": report = iterator.next()
+  case "--iterations": iterations = Int(iterator.next() ?? "") ?? 0
+  case "--samples": samples = Int(iterator.next() ?? "") ?? 1
   default: positional.append(argument)
   }
 }
-guard events > 0 else { fail("--events N (N > 0) is required") }
+guard events > 0 || command == "send-loop" else { fail("--events N (N > 0) is required") }
 
 switch command {
 case "trace":
@@ -118,6 +129,32 @@ case "emit":
     _ = FileManager.default.createFile(atPath: report, contents: Data((result + "\n").utf8))
   }
   exit(0)
+
+case "send-loop":
+  guard iterations > 0 else { fail("--iterations N (N > 0) is required") }
+  let store = Store(initialState: CounterFeature.State(), bus: EventBus(program: "loupe-bench-emit")) { CounterFeature() }
+  let actions = CounterFeature.actions
+  @MainActor func round(_ n: Int) {
+    var index = 0
+    for _ in 0..<n {
+      store.send(actions[index])
+      index = (index + 1) & 3
+    }
+  }
+  var times: [Double] = []
+  if samples > 1 { round(iterations) }  // warm-up; none for callgrind's single rounds
+  for _ in 0..<samples {
+    let start = ContinuousClock.now
+    round(iterations)
+    let elapsed = ContinuousClock.now - start
+    times.append((Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(iterations))
+  }
+  #if LOUPE_NO_INSTRUMENTATION
+    let variant = "compiled-out"
+  #else
+    let variant = "idle"
+  #endif
+  print("{\"variant\":\"\(variant)\",\"nsPerSend\":[\(times.map { String($0) }.joined(separator: ","))]}")
 
 default:
   fail("unknown command '\(command)'")

@@ -4,13 +4,16 @@ import Foundation
 // table (Markdown) of every row with its ratio, target and result. See BENCHMARKS.md.
 
 let usage = """
-  USAGE: loupe-bench [--smoke] [--filter PATTERN[,PATTERN...]] [--check] [--list]
+  USAGE: loupe-bench [--smoke] [--filter PATTERN[,PATTERN...]] [--check] [--no-instructions] [--list]
          loupe-bench --run-side ID loupe|other ITERATIONS [--smoke]
 
   OPTIONS:
     --smoke          Small sizes and few repetitions: checks that every benchmark runs.
     --filter P,...   Only benchmarks whose id contains P (or matches the glob P).
     --check          Exit with status 1 when a target is not met (never with --smoke).
+    --no-instructions
+                     Skip counting instructions with callgrind (done when valgrind is
+                     installed, except in smoke mode).
     --list           Print the benchmark ids and exit.
     --run-side       Run one side of a paired benchmark ITERATIONS times, untimed (for
                      valgrind --tool=callgrind: see scripts/callgrind.sh).
@@ -18,6 +21,7 @@ let usage = """
 
 var smoke = false
 var check = false
+var instructions = true
 var patterns: [String] = []
 var runSide: (id: String, side: String, iterations: Int)?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -25,6 +29,7 @@ while let argument = arguments.next() {
   switch argument {
   case "--smoke": smoke = true
   case "--check": check = true
+  case "--no-instructions": instructions = false
   case "--filter":
     guard let value = arguments.next() else {
       FileHandle.standardError.write(Data("Error: --filter needs a value\n\(usage)\n".utf8))
@@ -55,7 +60,8 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlink
 let context = BenchContext(
   smoke: smoke, plan: smoke ? .smoke : .full,
   repositoryRoot: Catalog.repositoryRoot(),
-  binDirectory: executable.deletingLastPathComponent())
+  binDirectory: executable.deletingLastPathComponent(),
+  countsInstructions: instructions && !smoke && runSide == nil && Callgrind.isAvailable)
 
 if let runSide {
   guard let benchmark = Catalog.all.first(where: { $0.id == runSide.id }), case .paired(let prepare) = benchmark.kind else {

@@ -31,6 +31,11 @@ enum ProcessBenchmarks {
   static let showVersusJQ = Benchmark(id: "process.show-jq", what: "loupe show --kind 'effect.*' --format json vs jq") {
     context in
     let result = try runScript("show_vs_jq.py", context: context)
+    if let reason = result["skipped"] as? String {
+      return [Row(
+        id: "process.show-jq", what: "loupe show --kind 'effect.*' --format json vs jq", loupe: "-", other: "-", ratio: "-",
+        target: Target.fasterBy(3).text, status: .skipped(reason))]
+    }
     let loupe = (result["loupeSeconds"] as? Double ?? 0) * 1e9
     let jq = (result["jqSeconds"] as? Double ?? 0) * 1e9
     let speedup = result["speedup"] as? Double ?? 0

@@ -33,7 +33,12 @@ struct Benchmark: Sendable {
       return try run(context)
     case .paired(let prepare):
       let pair = try prepare(context)
-      let comparison = Harness.compare(plan: context.plan, loupe: pair.loupe, other: pair.other)
+      var comparison = Harness.compare(plan: context.plan, loupe: pair.loupe, other: pair.other)
+      if context.countsInstructions {
+        comparison.instructions = try Callgrind.instructionsPerOperation(
+          of: id, loupeNanoseconds: comparison.loupeNanoseconds, otherNanoseconds: comparison.otherNanoseconds,
+          context: context)
+      }
       return try pair.rows(comparison)
     }
   }
@@ -63,6 +68,8 @@ struct BenchContext: Sendable {
   var repositoryRoot: URL
   /// Where this build's executables are (`loupe-bench-emit` beside `loupe-bench`).
   var binDirectory: URL
+  /// Also count instructions with callgrind (valgrind installed, not in smoke mode).
+  var countsInstructions: Bool
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

@@ -18,7 +18,7 @@ struct MeasurementPlan: Sendable {
 }
 
 /// The result of measuring two sides side by side.
-struct Comparison: Sendable {
+struct Comparison {
   /// Median nanoseconds per operation, Loupe's side.
   var loupeNanoseconds: Double
   /// Median nanoseconds per operation, the compared side.
@@ -28,6 +28,8 @@ struct Comparison: Sendable {
   /// Lowest and highest per-repetition ratio, to show the noise.
   var ratioRange: ClosedRange<Double>
   var repetitions: Int
+  /// Instructions per operation counted by callgrind (loupe, other), when measured.
+  var instructions: (loupe: Double, other: Double)?
 }
 
 enum Harness {

@@ -12,6 +12,8 @@ enum Target: Sendable {
   case rate(Double, unit: String)
   /// Growth of at most `megabytes` and a slow-down of at most `slowdown`.
   case memory(megabytes: Double, slowdown: Double)
+  /// No target: a number for context (loupe/other).
+  case reference
 
   var text: String {
     switch self {
@@ -20,6 +22,7 @@ enum Target: Sendable {
     case .report(let aim): "report (aim ≤ \(Format.factor(aim)))"
     case .rate(let rate, let unit): "≥ \(Format.count(rate)) \(unit)"
     case .memory(let megabytes, let slowdown): "≤ \(Format.number(megabytes)) MB, ≤ \(Format.factor(slowdown)) time"
+    case .reference: "none (context)"
     }
   }
 }
@@ -30,6 +33,8 @@ struct Row: Sendable {
     case met, notMet
     /// A reported number whose soft aim was or was not reached.
     case aimMet, aimMissed
+    /// A number for context, with no target.
+    case reported
     /// Not run, with the reason (a missing tool, a filtered-out dependency).
     case skipped(String)
     /// The benchmark itself went wrong (outputs disagree, a process failed).
@@ -41,6 +46,7 @@ struct Row: Sendable {
       case .notMet: "NOT MET"
       case .aimMet: "aim met"
       case .aimMissed: "aim missed"
+      case .reported: "reported"
       case .skipped(let why): "skipped: \(why)"
       case .failed(let why): "FAILED: \(why)"
       }
@@ -58,7 +64,19 @@ struct Row: Sendable {
   var note: String = ""
 
   /// A row for a time comparison judged by `target`.
-  static func timed(_ id: String, _ what: String, _ c: Comparison, target: Target, note: String = "") -> Row {
+  /// With `judgeByInstructions`, the status follows callgrind's instruction ratio when it
+  /// was counted (for rows whose bound is tighter than the timing noise).
+  static func timed(
+    _ id: String, _ what: String, _ c: Comparison, target: Target, note: String = "", judgeByInstructions: Bool = false
+  ) -> Row {
+    var c = c
+    var instructionNote = ""
+    if let counts = c.instructions {
+      let ratio = counts.loupe / counts.other
+      instructionNote = "callgrind: \(Format.count(counts.loupe)) vs \(Format.count(counts.other)) instructions per operation "
+        + "(ratio \(String(format: "%.3f", ratio)))"
+      if judgeByInstructions { c.ratio = ratio }
+    }
     let status: Status
     let ratioText: String
     switch target {
@@ -72,13 +90,23 @@ struct Row: Sendable {
     case .report(let aim):
       ratioText = "\(Format.factor(c.ratio))"
       status = c.ratio <= aim ? .aimMet : .aimMissed
+    case .reference:
+      ratioText = "\(Format.factor(c.ratio))"
+      status = .reported
     case .rate, .memory:
       preconditionFailure("not a time comparison")
     }
-    let range = "ratio range \(Format.factor(c.ratioRange.lowerBound))–\(Format.factor(c.ratioRange.upperBound)) over \(c.repetitions) reps"
+    let range: String
+    if case .fasterBy = target {
+      range = "speedup range \(Format.factor(1 / c.ratioRange.upperBound))–\(Format.factor(1 / c.ratioRange.lowerBound)) over \(c.repetitions) reps"
+    } else {
+      range = "ratio range \(Format.factor(c.ratioRange.lowerBound))–\(Format.factor(c.ratioRange.upperBound)) over \(c.repetitions) reps"
+    }
+    let ratioColumn = judgeByInstructions && c.instructions != nil ? "\(ratioText) (instructions)" : ratioText
+    let notes = [note, range, instructionNote].filter { !$0.isEmpty }
     return Row(
-      id: id, what: what, loupe: Format.time(c.loupeNanoseconds), other: Format.time(c.otherNanoseconds), ratio: ratioText,
-      target: target.text, status: status, note: note.isEmpty ? range : "\(note); \(range)")
+      id: id, what: what, loupe: Format.time(c.loupeNanoseconds), other: Format.time(c.otherNanoseconds), ratio: ratioColumn,
+      target: target.text, status: status, note: notes.joined(separator: "; "))
   }
 }
 
