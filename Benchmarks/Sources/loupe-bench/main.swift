@@ -98,6 +98,12 @@ for benchmark in selected {
   FileHandle.standardError.write(Data("  done in \(started.duration(to: .now).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))\n".utf8))
 }
 
+if smoke {
+  // A smoke run checks that everything runs; its small sizes judge nothing.
+  for index in rows.indices where [.met, .notMet, .aimMet, .aimMissed, .reported].contains(rows[index].status) {
+    rows[index].status = .ran
+  }
+}
 print(TablePrinter.markdown(rows))
 print()
 print(TablePrinter.notes(rows))

@@ -35,6 +35,8 @@ struct Row: Sendable {
     case aimMet, aimMissed
     /// A number for context, with no target.
     case reported
+    /// Ran in smoke mode (judged against nothing).
+    case ran
     /// Not run, with the reason (a missing tool, a filtered-out dependency).
     case skipped(String)
     /// The benchmark itself went wrong (outputs disagree, a process failed).
@@ -47,6 +49,7 @@ struct Row: Sendable {
       case .aimMet: "aim met"
       case .aimMissed: "aim missed"
       case .reported: "reported"
+      case .ran: "ran (smoke)"
       case .skipped(let why): "skipped: \(why)"
       case .failed(let why): "FAILED: \(why)"
       }
