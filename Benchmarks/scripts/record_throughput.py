@@ -49,7 +49,7 @@ def main():
         for _ in range(1 if args.smoke else 3):
             runs.append(run(args, directory, args.target, events))
         if not args.smoke:
-            for factor in (1.5, 2, 3, 4):
+            for factor in (1.5, 2, 3, 4, 6):
                 result = run(args, directory, args.target * factor, events)
                 runs.append(result)
                 if not result["ok"]:

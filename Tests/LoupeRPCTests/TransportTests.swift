@@ -155,6 +155,40 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
     for await event in client.events { received.append(event) }
     #expect(received == events)
   }
+
+  /// The frames a raw-events client sees: an answer, an events notification written by hand
+  /// (spacing and member order kept), a batch.
+  func rawEventsRun(decodesEvents: Bool) async throws -> (raw: [String], frames: [String], events: [Event]) {
+    let (serverFD, clientFD) = socketPair()
+    let client = LoupeClient(connection: try Connection(input: clientFD, output: clientFD))
+    let raw = Mutex<[String]>([])
+    let frames = Mutex<[String]>([])
+    client.onRawEvents = { lines in raw.withLock { $0 += lines.map { String(decoding: $0, as: UTF8.self) } } }
+    client.onFrame = { body in frames.withLock { $0.append(String(decoding: body, as: UTF8.self)) } }
+    client.decodesEvents = decodesEvents
+    client.start()
+    let answer = #"{"jsonrpc":"2.0","id":7,"result":null}"#
+    let notification = #"{"jsonrpc":"2.0","method":"loupe/events","params":{"events":[{"seq":1,"time":0.5,"kind":"mark","label":"a"}, {"kind":"mark","seq":2,"time":1.0,"label":"b","future":[1]}]}}"#
+    let batch = #"[{"jsonrpc":"2.0","method":"loupe/events","params":{"events":[{"seq":3,"time":2.0,"kind":"mark","label":"c"}]}}]"#
+    for body in [answer, notification, batch] { writeAll(serverFD, FrameEncoder.frame(Array(body.utf8))) }
+    close(serverFD)
+    var events: [Event] = []
+    for await event in client.events { events.append(event) }
+    return (raw.withLock { $0 }, frames.withLock { $0 }, events)
+  }
+
+  @Test func rawEventsComeAsTheyCameAndDecodingIsOptional() async throws {
+    let decoded = try await rawEventsRun(decodesEvents: true)
+    #expect(decoded.raw == [#"{"seq":1,"time":0.5,"kind":"mark","label":"a"}"#, #"{"kind":"mark","seq":2,"time":1.0,"label":"b","future":[1]}"#])
+    // The answer and the batch (not a plain notification) still go to onFrame; the
+    // notification handed to onRawEvents does not.
+    #expect(decoded.frames.count == 2)
+    #expect(decoded.events.map(\.seq) == [1, 2, 3])
+    let raw = try await rawEventsRun(decodesEvents: false)
+    #expect(raw.raw == decoded.raw)
+    #expect(raw.frames.count == 2)
+    #expect(raw.events.isEmpty)
+  }
 }
 
 @Suite struct UnixSocketSafetyTests {

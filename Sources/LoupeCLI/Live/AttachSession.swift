@@ -57,24 +57,23 @@ struct AttachSession {
       }
     }
     defer { signals?.cancel() }
-    // Raw frames: the recording and `--format json` write each event exactly as it came.
+    // Raw events: the recording and `--format json` write each event exactly as it came,
+    // without decoding it (what lets `loupe record` keep up with a program's bursts); other
+    // frames (answers, batches) come through `onFrame`.
     let printsRawEvents = format == .json
     if recording != nil || printsRawEvents {
       let stdout = context.stdout
-      client.onFrame = { body in
-        // Fast path, nearly every frame: the events' bytes as they came, not decoded (what
-        // lets `loupe record` keep up with a program's bursts).
-        if let lines = NotificationEventLines.lines(inNotification: body) {
-          recording?.record(lines: lines)
-          if printsRawEvents, !lines.isEmpty {
-            for line in lines {
-              stdout.write(bytes: line)
-              stdout.write(bytes: CollectionOfOne(0x0A))
-            }
-            stdout.flush()
+      client.onRawEvents = { lines in
+        recording?.record(lines: lines)
+        if printsRawEvents, !lines.isEmpty {
+          for line in lines {
+            stdout.write(bytes: line)
+            stdout.write(bytes: CollectionOfOne(0x0A))
           }
-          return
+          stdout.flush()
         }
+      }
+      client.onFrame = { body in
         let frame = FrameContent(body)
         if let recording {
           if let process = frame.process { recording.setFallbackHeader(process) }
@@ -86,6 +85,8 @@ struct AttachSession {
         }
       }
     }
+    // Only the timeline formats read decoded events.
+    client.decodesEvents = format != nil && !printsRawEvents
 
     // The handshake. A program creates its first store (and starts serving) when it likes,
     // so there is no time limit; after a while, say what loupe is waiting for.

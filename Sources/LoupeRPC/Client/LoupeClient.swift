@@ -39,6 +39,8 @@ public final class LoupeClient: Sendable {
     var started = false
     var onNotification: (@Sendable (String, JSON?) -> Void)?
     var onFrame: (@Sendable ([UInt8]) -> Void)?
+    var onRawEvents: (@Sendable ([[UInt8]]) -> Void)?
+    var decodesEvents = true
     var onSend: (@Sendable (Message) -> Void)?
   }
   private let state = Mutex(State())
@@ -87,10 +89,28 @@ public final class LoupeClient: Sendable {
     set { state.withLock { $0.onNotification = newValue } }
   }
 
-  /// Called with every raw frame body before it is decoded (for recording or bridging).
+  /// Called with every raw frame body before it is decoded (for recording or bridging), but
+  /// the `loupe/events` notifications handed to ``onRawEvents`` when that is set.
   public var onFrame: (@Sendable ([UInt8]) -> Void)? {
     get { state.withLock { $0.onFrame } }
     set { state.withLock { $0.onFrame = newValue } }
+  }
+
+  /// Called with the events of each `loupe/events` notification exactly as they came (each
+  /// element of `params.events`, one JSON object per line, not decoded), before they are
+  /// decoded onto ``events``. For writing them to a trace or a pipe unchanged.
+  public var onRawEvents: (@Sendable (_ events: [[UInt8]]) -> Void)? {
+    get { state.withLock { $0.onRawEvents } }
+    set { state.withLock { $0.onRawEvents = newValue } }
+  }
+
+  /// Whether events are decoded onto ``events`` (default `true`). A client that only passes
+  /// raw events on (``onRawEvents``) turns it off: decoding each event and handing it to a
+  /// reading task costs most of such a client's time, and a stream nobody reads would grow
+  /// without bound. ``events`` then just finishes when the connection closes.
+  public var decodesEvents: Bool {
+    get { state.withLock { $0.decodesEvents } }
+    set { state.withLock { $0.decodesEvents = newValue } }
   }
 
   /// Called with every message this client sends (for transcripts and debugging).
@@ -197,7 +217,17 @@ public final class LoupeClient: Sendable {
   // MARK: - Reading
 
   private func receive(_ body: [UInt8]) {
-    if let onFrame = state.withLock({ $0.onFrame }) { onFrame(body) }
+    let (onFrame, onRawEvents, decodesEvents) = state.withLock { ($0.onFrame, $0.onRawEvents, $0.decodesEvents) }
+    // Event notifications, nearly every frame, sliced without decoding when that is enough.
+    if onRawEvents != nil || !decodesEvents, let lines = NotificationEventLines.lines(inNotification: body) {
+      onRawEvents?(lines)
+      guard decodesEvents else { return }
+      for line in lines {
+        if let json = try? JSONParser.parse(line), let event = try? Event(json: json) { eventSink.yield(event) }
+      }
+      return
+    }
+    onFrame?(body)
     switch IncomingBody.decode(body) {
     case .single(let item): receive(item)
     case .batch(let items): items.forEach(receive)
@@ -211,7 +241,7 @@ public final class LoupeClient: Sendable {
       continuation?.resume(returning: result.mapError { ClientError.response($0) })
     case .message(.notification(EventsNotification.method, let params)):
       // Decode one event at a time so one bad event does not hide the others.
-      guard let events = params?["events"]?.arrayValue else { return }
+      guard state.withLock({ $0.decodesEvents }), let events = params?["events"]?.arrayValue else { return }
       for json in events {
         if let event = try? Event(json: json) { eventSink.yield(event) }
       }
