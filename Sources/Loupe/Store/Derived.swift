@@ -35,10 +35,12 @@ public final class Derived<Value> {
   /// Keeps the source (a store or another derived value) alive.
   private var source: AnyObject?
   let registrar = ObservationRegistrar()
+  /// `\.value`, made once (a generic class's key path literal is instantiated each time).
+  private let valueKeyPath: KeyPath<Derived, Value> = \.value
 
   /// The current value. Observable.
   public var value: Value {
-    registrar.access(self, keyPath: \.value)
+    registrar.access(self, keyPath: valueKeyPath)
     return current
   }
 
@@ -90,7 +92,7 @@ public final class Derived<Value> {
     }
     guard changed else { return }
     let old = current
-    registrar.withMutation(of: self, keyPath: \.value) { current = new }
+    registrar.withMutation(of: self, keyPath: valueKeyPath) { current = new }
     for subscriber in subscribers { subscriber.notify(old, new, context) }
   }
 

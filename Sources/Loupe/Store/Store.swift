@@ -36,6 +36,9 @@ public final class Store<State, Action> {
   private let parent: AnyObject?
   private let isRoot: Bool
   let registrar = ObservationRegistrar()
+  /// `\.state`, made once: a key path literal of a generic class is instantiated by the
+  /// runtime each time it is evaluated, which cost more than the rest of a `send`.
+  private let stateKeyPath: KeyPath<Store, State> = \.state
   private var observationSubscription: StoreSubscription?
   /// The element id, for the scoped stores of `forEach` elements.
   var elementID: AnyHashable?
@@ -130,7 +133,7 @@ public final class Store<State, Action> {
   /// The current state. Observable: SwiftUI views and `withObservationTracking` that read it
   /// update after every action.
   public var state: State {
-    registrar.access(self, keyPath: \.state)
+    registrar.access(self, keyPath: stateKeyPath)
     if observationSubscription == nil {
       // Observers can only exist once the state has been read: notify from then on.
       observationSubscription = subscribeToChanges(false) { [weak self] _, _, _ in self?.stateDidChange() }
@@ -161,7 +164,7 @@ public final class Store<State, Action> {
   public var isAlive: Bool { node.isAlive && !runtime.isInvalidated }
 
   private func stateDidChange() {
-    registrar.withMutation(of: self, keyPath: \.state) {}
+    registrar.withMutation(of: self, keyPath: stateKeyPath) {}
   }
 
   // MARK: Sending
