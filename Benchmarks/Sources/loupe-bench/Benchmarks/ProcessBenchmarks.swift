@@ -58,14 +58,25 @@ enum ProcessBenchmarks {
     let slowdown = result["slowdown"] as? Double ?? .infinity
     let stalled = (result["stalledSeconds"] as? Double ?? 0) * 1e9
     let alone = (result["aloneSeconds"] as? Double ?? 0) * 1e9
+    var note = "RSS growth with no client \(Format.number(result["aloneGrowthMB"] as? Double ?? 0)) MB; "
+      + "peak RSS with the stalled client \(Format.number(result["stalledPeakMB"] as? Double ?? 0)) MB; "
+      + "times: median of \(result["repetitions"] ?? 0) runs each, alternating"
+    var ratio = "\(Format.factor(slowdown)) time"
+    // "Not slowed" is judged by instructions when callgrind counted them: a 10% bound is
+    // below the timing noise of a shared 2-core machine.
+    var judged = slowdown
+    if let instructionRatio = result["instructionRatio"] as? Double, let stalledCount = result["stalledInstructions"] as? Double,
+      let aloneCount = result["aloneInstructions"] as? Double
+    {
+      judged = instructionRatio
+      ratio = String(format: "%.3f× (instructions), %@ (time)", instructionRatio, Format.factor(slowdown))
+      note += "; callgrind: \(Format.count(stalledCount)) vs \(Format.count(aloneCount)) instructions per event"
+    }
     return [Row(
       id: "process.stalled", what: "stalled client, \(Format.count(Double(events))) events emitted: RSS growth, run time",
       loupe: "+\(Format.number(growth)) MB, \(Format.time(stalled))", other: "no client: \(Format.time(alone))",
-      ratio: "\(Format.factor(slowdown)) time", target: Target.memory(megabytes: 32, slowdown: 1.10).text,
-      status: growth <= 32 && slowdown <= 1.10 ? .met : .notMet,
-      note: "RSS growth with no client \(Format.number(result["aloneGrowthMB"] as? Double ?? 0)) MB; "
-        + "peak RSS with the stalled client \(Format.number(result["stalledPeakMB"] as? Double ?? 0)) MB; "
-        + "median of \(result["repetitions"] ?? 0) runs each, alternating")]
+      ratio: ratio, target: Target.memory(megabytes: 32, slowdown: 1.10).text,
+      status: growth <= 32 && judged <= 1.10 ? .met : .notMet, note: note)]
   }
 
   /// Runs `Benchmarks/scripts/NAME` with this build's executables and returns its JSON.
