@@ -31,6 +31,8 @@ def extra(parser):
     parser.add_argument("--events", type=int, default=None, help="events per run (default 10,000,000; smoke 200,000)")
     parser.add_argument("--repetitions", type=int, default=None, help="runs of each set-up (default 5; smoke 1)")
     parser.add_argument("--no-instructions", action="store_true", help="do not count instructions with callgrind")
+    parser.add_argument("--value-bytes", type=int, default=0,
+                        help="emit state changes carrying a value of this many bytes instead of the typical mix")
 
 
 def frame(message):
@@ -68,6 +70,8 @@ def run(args, directory, events, stalled, wrapper=()):
     env = dict(os.environ, LOUPE=f"unix:{path}")
     env.pop("LOUPE_RECORD", None)
     command = list(wrapper) + [args.emit, "emit", "--events", str(events), "--report", report]
+    if args.value_bytes:
+        command += ["--value-bytes", str(args.value_bytes)]
     if stalled:
         command.append("--wait-go")
     program = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -79,8 +83,17 @@ def run(args, directory, events, stalled, wrapper=()):
                 if time.monotonic() > deadline or program.poll() is not None:
                     benchlib.fail("the program did not open its socket")
                 time.sleep(0.01)
-            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            connection.connect(path)
+            # The socket file appears at bind(), a moment before listen(): retry a refusal.
+            while True:
+                connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    connection.connect(path)
+                    break
+                except ConnectionRefusedError:
+                    connection.close()
+                    if time.monotonic() > deadline or program.poll() is not None:
+                        benchlib.fail("the program refused the connection")
+                    time.sleep(0.01)
             connection.sendall(
                 frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {"name": "stalled"}}})
                 + frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
@@ -154,4 +167,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError, StopIteration) as error:
+        benchlib.fail(f"{type(error).__name__}: {error}")

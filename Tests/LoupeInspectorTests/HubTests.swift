@@ -155,6 +155,62 @@ final class WakeCounter: Sendable {
     ring.append(markEvent(6))
     #expect(ring.elements.map(\.seq) == [5, 6])
   }
+
+  @Test func ringAddsUpSizes() {
+    var ring = EventRing(capacity: 2)
+    ring.append(markEvent(1), size: 10)
+    ring.append(markEvent(2), size: 20)
+    ring.append(markEvent(3), size: 40)  // evicts 1
+    #expect(ring.bytes == 60)
+    #expect(ring.removeOldest()?.seq == 2)
+    #expect(ring.bytes == 40)
+    ring.removeAll()
+    #expect(ring.bytes == 0)
+  }
+
+  /// A state change carrying a string value of `bytes` bytes.
+  func bigEvent(_ seq: Int, bytes: Int) -> Event {
+    Event(seq: seq, time: Double(seq), payload: .stateChanged(StateChanged(
+      store: "A#1", cause: seq, changes: [Change(path: "text", op: .replace, old: nil, new: .string(String(repeating: "x", count: bytes)))],
+      summary: "A#1: _text changed.")))
+  }
+
+  @Test func eventSizesFollowTheirValues() {
+    #expect(markEvent(1).approximateBytes < 200)
+    #expect(bigEvent(1, bytes: 10_000).approximateBytes > 10_000)
+    #expect(bigEvent(1, bytes: 10_000).approximateBytes < 10_500)
+  }
+
+  @Test func historyIsBoundedByBytesToo() {
+    let hub = EventHub(historyCapacity: 100, historyByteLimit: 50_000)
+    for seq in 1...20 { hub.receive(bigEvent(seq, bytes: 10_000)) }
+    // Four 10 kB events fit in 50 kB; the older ones were evicted and are reported.
+    let queue = ClientQueue(capacity: 100, maxBatch: 100, wake: {})
+    #expect(hub.subscribe(queue, filter: .all, history: true) == 4)
+    queue.release()
+    let events = drain(queue)
+    #expect(events.map(\.seq) == [16, 17, 18, 19, 20])
+    #expect(events[0].payload == .dropped(Dropped(count: 16)))
+    // One event larger than the whole budget is still kept (the newest always is).
+    let small = EventHub(historyCapacity: 100, historyByteLimit: 1_000)
+    small.receive(bigEvent(1, bytes: 5_000))
+    #expect(small.bufferedCount == 1)
+  }
+
+  @Test func aStalledClientsQueueIsBoundedByBytesToo() {
+    let queue = ClientQueue(capacity: 1_000, byteCapacity: 35_000, maxBatch: 100, wake: {})
+    queue.activate(filter: .all, history: [], evicted: nil)
+    queue.release()
+    for seq in 1...10 { queue.offer(bigEvent(seq, bytes: 10_000)) }  // 1...3 fit
+    #expect(queue.queuedCount == 3)
+    #expect(queue.droppedCount == 7)
+    let events = drain(queue)
+    #expect(events.map(\.seq) == [1, 2, 3, 10])
+    #expect(events.last?.payload == .dropped(Dropped(count: 7)))
+    // An empty queue takes an event however large, so a big event is never refused for good.
+    queue.offer(bigEvent(11, bytes: 100_000))
+    #expect(drain(queue).map(\.seq) == [11])
+  }
 }
 
 @Suite struct ActivationTests {

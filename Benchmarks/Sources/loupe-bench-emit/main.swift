@@ -22,7 +22,7 @@ import Synchronization
 //       with the same store with its instrumentation compiled out.
 
 let usage = """
-  USAGE: loupe-bench-emit emit --events N [--rate R] [--wait-go] [--report FILE]
+  USAGE: loupe-bench-emit emit --events N [--rate R] [--wait-go] [--report FILE] [--value-bytes B]
          loupe-bench-emit trace --events N FILE
          loupe-bench-emit send-loop --iterations N [--samples K]
   """
@@ -58,6 +58,7 @@ var waitGo = false
 var report: String?
 var positional: [String] = []
 var iterations = 0
+var valueBytes = 0
 var samples = 1
 var iterator = arguments.makeIterator()
 while let argument = iterator.next() {
@@ -66,6 +67,7 @@ while let argument = iterator.next() {
   case "--rate": rate = Double(iterator.next() ?? "")
   case "--wait-go": waitGo = true
   case "--report": report = iterator.next()
+  case "--value-bytes": valueBytes = Int(iterator.next() ?? "") ?? 0
   case "--iterations": iterations = Int(iterator.next() ?? "") ?? 0
   case "--samples": samples = Int(iterator.next() ?? "") ?? 1
   default: positional.append(argument)
@@ -109,7 +111,18 @@ case "emit":
   while emitted < events {
     let end = min(events, emitted + chunk)
     while emitted < end {
-      bus.emit(generator.next())
+      if valueBytes > 0 {
+        // Larger events: every one a state change whose new value is a string of this size
+        // (built afresh, as a rendered state would be).
+        var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: valueBytes)
+        bytes[valueBytes - 1] = UInt8(ascii: "0") + UInt8(emitted % 10)
+        let padding = String(decoding: bytes, as: UTF8.self)
+        bus.emit(.stateChanged(StateChanged(
+          store: "AppFeature#1", cause: emitted, changes: [Change(path: "text", op: .replace, old: .null, new: .string(padding))],
+          summary: "AppFeature#1: _text changed.")))
+      } else {
+        bus.emit(generator.next())
+      }
       emitted += 1
     }
     if let rate {

@@ -14,6 +14,8 @@ final class ClientQueue: OutgoingSource, Sendable {
   private struct State {
     var events: EventRing
     var limit: Int
+    /// Bytes of queued events (``Event/approximateBytes``) beyond which live events are refused.
+    var byteLimit: Int
     var filter = EventFilter.all
     var subscribed = false
     /// Events are held back until the `loupe/subscribe` answer is queued ahead of them.
@@ -25,19 +27,25 @@ final class ClientQueue: OutgoingSource, Sendable {
   }
 
   let capacity: Int
+  /// The most bytes of live events held (``Event/approximateBytes``).
+  let byteCapacity: Int
   let maxBatch: Int
   private let state: Mutex<State>
   private let wake: @Sendable () -> Void
 
   /// - Parameters:
   ///   - capacity: live events held for a client that does not keep up.
+  ///   - byteCapacity: the most bytes those events may hold (``Event/approximateBytes``);
+  ///     an event that would pass it is refused like one past `capacity`, unless the queue
+  ///     is empty.
   ///   - maxBatch: most events per `loupe/events` notification.
   ///   - wake: tells the connection's writer there is something to pull.
-  init(capacity: Int, maxBatch: Int, wake: @escaping @Sendable () -> Void) {
+  init(capacity: Int, byteCapacity: Int = .max, maxBatch: Int, wake: @escaping @Sendable () -> Void) {
     self.capacity = max(1, capacity)
+    self.byteCapacity = max(1, byteCapacity)
     self.maxBatch = max(1, maxBatch)
     self.wake = wake
-    state = Mutex(State(events: EventRing(capacity: self.capacity), limit: self.capacity))
+    state = Mutex(State(events: EventRing(capacity: self.capacity), limit: self.capacity, byteLimit: self.byteCapacity))
   }
 
   /// Starts (or restarts) a subscription with `filter`, queueing `history` first. Called by
@@ -55,6 +63,8 @@ final class ClientQueue: OutgoingSource, Sendable {
         state.events.append(evicted.event)
       }
       for event in history { state.events.append(event) }
+      let (sum, overflow) = byteCapacity.addingReportingOverflow(state.events.bytes)
+      state.byteLimit = overflow ? .max : sum
     }
   }
 
@@ -79,11 +89,13 @@ final class ClientQueue: OutgoingSource, Sendable {
     }
   }
 
-  /// A live event from the hub. Never blocks beyond the queue's own short lock.
-  func offer(_ event: Event) {
+  /// A live event from the hub, of `size` bytes (``Event/approximateBytes``, computed once
+  /// by the hub for all clients). Never blocks beyond the queue's own short lock.
+  func offer(_ event: Event, size: Int? = nil) {
     let shouldWake = state.withLock { state -> Bool in
       guard state.subscribed, state.filter.matches(event) else { return false }
-      if state.events.count >= state.limit {
+      let size = size ?? event.approximateBytes
+      if state.events.count >= state.limit || (!state.events.isEmpty && state.events.bytes + size > state.byteLimit) {
         state.lost = LostEvents(count: (state.lost?.count ?? 0) + 1, lastSeq: event.seq, lastTime: event.time)
         state.totalDropped += 1
         return false
@@ -92,7 +104,7 @@ final class ClientQueue: OutgoingSource, Sendable {
         state.events.append(lost.event)
         state.lost = nil
       }
-      state.events.append(event)
+      state.events.append(event, size: size)
       guard state.released, state.writerWaiting else { return false }
       state.writerWaiting = false
       return true

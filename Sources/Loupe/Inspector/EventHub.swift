@@ -13,21 +13,32 @@ final class EventHub: EventSink, Sendable {
     /// Events pushed out of the ring since the session started.
     var evicted: LostEvents?
     var subscribers: [ObjectIdentifier: ClientQueue] = [:]
+
+    mutating func noteEvicted(_ old: Event) {
+      evicted = LostEvents(count: (evicted?.count ?? 0) + 1, lastSeq: old.seq, lastTime: old.time)
+    }
   }
 
   private let state: Mutex<State>
+  private let historyByteLimit: Int
 
-  /// - Parameter historyCapacity: how many recent events the ring keeps for late subscribers.
-  init(historyCapacity: Int) {
+  /// - Parameters:
+  ///   - historyCapacity: how many recent events the ring keeps for late subscribers.
+  ///   - historyByteLimit: the most bytes they may hold (``Event/approximateBytes``): older
+  ///     events are evicted past it too (the newest is always kept).
+  init(historyCapacity: Int, historyByteLimit: Int = .max) {
     state = Mutex(State(recent: EventRing(capacity: historyCapacity)))
+    self.historyByteLimit = historyByteLimit
   }
 
   func receive(_ event: Event) {
+    let size = event.approximateBytes
     state.withLock { state in
-      if let old = state.recent.append(event) {
-        state.evicted = LostEvents(count: (state.evicted?.count ?? 0) + 1, lastSeq: old.seq, lastTime: old.time)
+      if let old = state.recent.append(event, size: size) { state.noteEvicted(old) }
+      while state.recent.bytes > historyByteLimit, state.recent.count > 1, let old = state.recent.removeOldest() {
+        state.noteEvicted(old)
       }
-      for queue in state.subscribers.values { queue.offer(event) }
+      for queue in state.subscribers.values { queue.offer(event, size: size) }
     }
   }
 

@@ -119,7 +119,8 @@ public final class Inspector: Sendable {
     }
     let hub = startHub()
     let queue = ClientQueue(
-      capacity: configuration.clientQueueCapacity, maxBatch: configuration.maxEventsPerNotification,
+      capacity: configuration.clientQueueCapacity, byteCapacity: configuration.clientQueueByteLimit,
+      maxBatch: configuration.maxEventsPerNotification,
       wake: { [weak connection] in connection?.wakeWriter() })
     let activity = self.activity
     let handler = InspectorClient(bus: bus, hub: hub, queue: queue, onSubscribe: activity.changed)
@@ -145,7 +146,8 @@ public final class Inspector: Sendable {
   private func startHub() -> EventHub {
     let (hub, isNew) = state.withLock { state in
       if let hub = state.hub { return (hub, false) }
-      let hub = EventHub(historyCapacity: state.configuration.historyCapacity)
+      let hub = EventHub(
+        historyCapacity: state.configuration.historyCapacity, historyByteLimit: state.configuration.historyByteLimit)
       state.hub = hub
       return (hub, true)
     }

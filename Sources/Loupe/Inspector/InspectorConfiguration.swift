@@ -5,12 +5,20 @@ public struct InspectorConfiguration: Sendable, Hashable {
   ///
   /// This is what guarantees that a client launched together with the program (`loupe attach`)
   /// sees every event from the start: the program's startup burst waits here until the client
-  /// subscribes. The default (20 000 events, a few MB) covers the startup of any reasonable
-  /// program; raise it for programs that emit more before a client can connect.
+  /// subscribes. The default (20 000 events, a few MB of typical events, and never more than
+  /// ``historyByteLimit``) covers the startup of any reasonable program; raise it for
+  /// programs that emit more before a client can connect.
   public var historyCapacity: Int
+  /// The most bytes the recent events may hold (as estimated from their strings and values):
+  /// past it the oldest are evicted too, so that large events (a whole state inserted at a
+  /// new identity) cannot make the buffer grow with their size. Default 12 MB.
+  public var historyByteLimit: Int
   /// Live events queued per client that does not keep up; beyond it events are dropped and
   /// reported as a `dropped` event.
   public var clientQueueCapacity: Int
+  /// The most bytes a client's queued live events may hold; past it events are dropped as
+  /// past ``clientQueueCapacity``. Default 12 MB.
+  public var clientQueueByteLimit: Int
   /// Most events per `loupe/events` notification.
   public var maxEventsPerNotification: Int
   /// Events queued for a trace file (`LOUPE_RECORD`) before they are dropped.
@@ -26,10 +34,13 @@ public struct InspectorConfiguration: Sendable, Hashable {
 
   public init(
     historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,
-    recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20
+    recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20,
+    historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20
   ) {
     self.historyCapacity = historyCapacity
+    self.historyByteLimit = historyByteLimit
     self.clientQueueCapacity = clientQueueCapacity
+    self.clientQueueByteLimit = clientQueueByteLimit
     self.maxEventsPerNotification = maxEventsPerNotification
     self.recordQueueCapacity = recordQueueCapacity
     self.exitFlushTimeout = exitFlushTimeout

@@ -3,7 +3,7 @@ import Foundation
 /// The whole-process comparisons, measured by the scripts in `Benchmarks/scripts/` (each
 /// prints one JSON object), turned into rows here so the table has one place for targets.
 enum ProcessBenchmarks {
-  static let all: [Benchmark] = [record, showVersusJQ, stalledClient]
+  static let all: [Benchmark] = [record, showVersusJQ, stalledClient, stalledClientLargeEvents]
 
   static let recordTarget = 200_000.0
 
@@ -52,7 +52,21 @@ enum ProcessBenchmarks {
   }
 
   static let stalledClient = Benchmark(id: "process.stalled", what: "stalled client, memory and speed") { context in
-    let result = try runScript("stalled_client.py", context: context)
+    try stalledRow(id: "process.stalled", result: runScript("stalled_client.py", context: context), unit: "events")
+  }
+
+  /// The same with large events: memory must stay bounded by bytes, not only by a count of
+  /// events (a state change carrying a 4 kB value: a long list, a whole state at a new
+  /// identity).
+  static let stalledClientLargeEvents = Benchmark(id: "process.stalled-large", what: "stalled client, 4 kB events") {
+    context in
+    let arguments = ["--value-bytes", "4096", "--events", context.smoke ? "50000" : "1000000"]
+    return try stalledRow(
+      id: "process.stalled-large", result: runScript("stalled_client.py", context: context, arguments: arguments),
+      unit: "state changes of 4 kB")
+  }
+
+  static func stalledRow(id: String, result: [String: Any], unit: String) throws -> [Row] {
     let events = result["events"] as? Int ?? 0
     let growth = result["stalledGrowthMB"] as? Double ?? .infinity
     let slowdown = result["slowdown"] as? Double ?? .infinity
@@ -73,18 +87,19 @@ enum ProcessBenchmarks {
       note += "; callgrind: \(Format.count(stalledCount)) vs \(Format.count(aloneCount)) instructions per event"
     }
     return [Row(
-      id: "process.stalled", what: "stalled client, \(Format.count(Double(events))) events emitted: RSS growth, run time",
+      id: id, what: "stalled client, \(Format.count(Double(events))) \(unit) emitted: RSS growth, run time",
       loupe: "+\(Format.number(growth)) MB, \(Format.time(stalled))", other: "no client: \(Format.time(alone))",
       ratio: ratio, target: Target.memory(megabytes: 32, slowdown: 1.10).text,
       status: growth <= 32 && judged <= 1.10 ? .met : .notMet, note: note)]
   }
 
   /// Runs `Benchmarks/scripts/NAME` with this build's executables and returns its JSON.
-  static func runScript(_ name: String, context: BenchContext) throws -> [String: Any] {
+  static func runScript(_ name: String, context: BenchContext, arguments: [String] = []) throws -> [String: Any] {
     let script = context.repositoryRoot.appendingPathComponent("Benchmarks/scripts/\(name)")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, "--bin", context.binDirectory.path] + (context.smoke ? ["--smoke"] : [])
+    process.arguments =
+      ["python3", script.path, "--bin", context.binDirectory.path] + (context.smoke ? ["--smoke"] : []) + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.standardError

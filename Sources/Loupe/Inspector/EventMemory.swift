@@ -1,0 +1,67 @@
+extension Event {
+  /// About how many bytes this event holds in memory: its strings, its JSON values and a
+  /// fixed overhead per part. The inspector's buffers are bounded by this as well as by a
+  /// count of events, so that large events (a whole state inserted at a new identity, a long
+  /// list rendered in a change) cannot make them grow beyond their byte budgets.
+  ///
+  /// O(number of values), not of bytes: a native string knows its UTF-8 length.
+  var approximateBytes: Int {
+    typealias M = EventMemory
+    switch payload {
+    case .sessionStarted(let e): return M.event + M.size(e.program) + M.size(e.startedAt)
+    case .storeCreated(let e): return M.event + M.size(e.store) + M.size(e.type) + M.size(e.parent) + M.size(e.identity)
+    case .storeDestroyed(let e): return M.event + M.size(e.store) + M.size(e.identity)
+    case .identityChanged(let e): return M.event + M.size(e.store) + M.size(e.identity) + M.size(e.previous)
+    case .actionReceived(let e): return M.event + M.size(e.store) + M.size(e.action) + M.size(e.value)
+    case .stateChanged(let e):
+      var total = M.event + M.size(e.store) + M.size(e.summary) + M.container
+      for change in e.changes {
+        total += M.change + M.size(change.path)
+        if let old = change.old { total += M.size(old) }
+        if let new = change.new { total += M.size(new) }
+      }
+      return total
+    case .effectStarted(let e): return M.event + M.size(e.store) + M.size(e.cancelID)
+    case .effectFinished(let e): return M.event + M.size(e.store) + M.size(e.error)
+    case .effectCancelled(let e): return M.event + M.size(e.store) + M.size(e.cancelID) + M.size(e.by?.store)
+    case .derivedRecomputed(let e): return M.event + M.size(e.store) + M.size(e.derived)
+    case .mark(let e): return M.event + M.size(e.label)
+    case .dropped: return M.event
+    case .warning(let e): return M.event + M.size(e.code) + M.size(e.message) + M.size(e.store)
+    case .unknown(let kind, let fields): return M.event + M.size(kind) + M.size(.object(fields))
+    }
+  }
+}
+
+/// The overheads ``Event/approximateBytes`` counts.
+enum EventMemory {
+  static let event = 96
+  static let change = 64
+  static let container = 32
+  static let value = 24
+
+  /// A string's bytes: small ones (up to 15 UTF-8 bytes) live inside the value itself.
+  static func size(_ string: String) -> Int {
+    let count = string.utf8.count
+    return count > 15 ? count + 32 : 0
+  }
+
+  static func size(_ string: String?) -> Int {
+    string.map(size) ?? 0
+  }
+
+  static func size(_ json: JSON) -> Int {
+    switch json {
+    case .null, .bool, .int, .double: return value
+    case .string(let s): return value + size(s)
+    case .array(let elements):
+      var total = value + container
+      for element in elements { total += size(element) }
+      return total
+    case .object(let object):
+      var total = value + container
+      for member in object.members { total += size(member.key) + size(member.value) }
+      return total
+    }
+  }
+}
