@@ -144,10 +144,18 @@ public final class ServerSession: Sendable {
       handler.shutdown()
       return deliver(.success(id: id, .null), batch: batch, index: index)
     }
-    let token = state.withLock { state in
+    // An id still in flight cannot name a second request: its answer would be ambiguous, and
+    // the first request's answer would be lost (leaving its batch unanswered for good).
+    let token: Int? = state.withLock { state in
+      guard state.inflight[id] == nil else { return nil }
       state.nextToken += 1
       state.inflight[id] = InFlight(token: state.nextToken, batch: batch, index: index)
       return state.nextToken
+    }
+    guard let token else {
+      return deliver(
+        .failure(id: id, .invalidRequest("Invalid request: id \(id) is already in use by a request in flight")),
+        batch: batch, index: index)
     }
     handler.handle(
       request,
