@@ -57,6 +57,10 @@ struct EventLineScanner {
       i += 1
       return fields
     }
+    // Keys seen so far (KnownKey bits), and whether the members cannot be read here: an
+    // escaped key may spell a known one, and of repeated keys the decoder reads the first.
+    var seen: UInt8 = 0
+    var ambiguous = false
     while true {
       guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
       skipWhitespace()
@@ -66,7 +70,11 @@ struct EventLineScanner {
       let name = key.escaped ? nil : KnownKey(bytes, key.range)
       let valueStart = i
       guard value(depth: 1) else { return nil }
-      if let name {
+      if key.escaped { ambiguous = true }
+      if let name, seen & name.rawValue != 0 {
+        ambiguous = true
+      } else if let name {
+        seen |= name.rawValue
         switch name {
         case .kind: fields.kind = member(at: valueStart)
         case .store: fields.store = member(at: valueStart)
@@ -82,6 +90,7 @@ struct EventLineScanner {
         skipWhitespace()
       case UInt8(ascii: "}"):
         i += 1
+        if ambiguous { fields.kind = .other }  // decode the event to know
         return fields
       default:
         return nil
@@ -89,8 +98,8 @@ struct EventLineScanner {
     }
   }
 
-  private enum KnownKey {
-    case kind, store, action, seq, time
+  private enum KnownKey: UInt8 {
+    case kind = 1, store = 2, action = 4, seq = 8, time = 16
 
     init?(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
       func equals(_ text: StaticString) -> Bool {
