@@ -39,17 +39,30 @@ public final class UnixSocketListener: @unchecked Sendable {
   public init(path: String, backlog: Int32 = 16) throws(SocketError) {
     Posix.ignoreSIGPIPE
     self.path = path
+    try UnixSocket.withAddress(path) { _, _ in () }  // a path that cannot be an address is refused first
     try UnixSocket.checkParentDirectory(of: path)
     try UnixSocket.clearStaleSocket(at: path)
     let fd = socket(AF_UNIX, streamType, 0)
     guard fd >= 0 else { throw .system("socket", path, errno) }
-    // bind() creates the file with the umask applied; a tight umask means it is never, even
-    // briefly, accessible to others. bind() also refuses an existing path, symlinks included,
-    // so nothing planted after the check above is followed.
-    let previousMask = umask(0o177)
-    let bound = try? UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
-    let bindError = errno
-    umask(previousMask)
+    // bind() creates the file with the socket's mode, minus the umask: 0600 from the start,
+    // so it is never, even briefly, accessible to others. bind() also refuses an existing
+    // path, symlinks included, so nothing planted after the check above is followed.
+    #if os(Linux)
+      // The mode is set on the socket itself: the process-wide umask, which the program's
+      // other threads rely on, is never touched.
+      guard fchmod(fd, 0o600) == 0 else {
+        let code = errno
+        Posix.closeDescriptor(fd)
+        throw .system("fchmod", path, code)
+      }
+      let bound = try? UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
+      let bindError = errno
+    #else
+      let previousMask = umask(0o177)
+      let bound = try? UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
+      let bindError = errno
+      umask(previousMask)
+    #endif
     guard bound == 0 else {
       Posix.closeDescriptor(fd)
       throw .system("bind", path, bindError)
