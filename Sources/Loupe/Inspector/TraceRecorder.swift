@@ -6,7 +6,8 @@ import LoupeRPC
 ///
 /// The header line is written at once; each event becomes one line, exactly as on the wire.
 /// Like a client queue, the recorder's queue is bounded: if the disk cannot keep up, events are
-/// dropped and a `dropped` line reports them, rather than slowing the program.
+/// dropped and a `dropped` line reports them, rather than slowing the program. Events a failed
+/// write could not store (a full disk) are reported the same way, once writing works again.
 final class TraceRecorder: EventSink, @unchecked Sendable {
   // Unchecked: the mutable properties are guarded by `condition`.
 
@@ -16,6 +17,9 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
   private let condition = NSCondition()
   private var queue: [Event] = []
   private var lost: LostEvents?
+  /// Events a failed write could not put in the file (a full disk): a `dropped` line reports
+  /// them ahead of the next lines that do reach it, so the trace never has a silent gap.
+  private var unwritten: LostEvents?
   private var writing = false
   private var closed = false
 
@@ -59,6 +63,10 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
       }
       var batch = queue
       queue = []
+      if let unwritten {
+        batch.insert(unwritten.event, at: 0)
+        self.unwritten = nil
+      }
       if let lost {
         batch.append(lost.event)
         self.lost = nil
@@ -67,8 +75,14 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
       condition.unlock()
       // A full or vanished disk must not take the program down: the writer keeps the trace
       // readable and remembers the failure; recording simply goes on trying.
-      try? writer.append(batch)
+      let written = (try? writer.append(batch)) != nil
       condition.lock()
+      if !written, let last = batch.last {
+        let count = batch.reduce(0) { count, event in
+          if case .dropped(let dropped) = event.payload { count + dropped.count } else { count + 1 }
+        }
+        unwritten = LostEvents(count: count, lastSeq: last.seq, lastTime: last.time)
+      }
       writing = false
       condition.broadcast()
       condition.unlock()
