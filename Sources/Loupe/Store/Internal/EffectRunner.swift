@@ -154,7 +154,7 @@ extension RuntimeBase {
     guard bus.isActive else { return }
     bus.emit(.effectFinished(EffectFinished(
       store: record.owner.id, effect: record.id, outcome: failure == nil ? .completed : .failed,
-      error: failure.map { String(describing: $0) })))
+      error: failure.map { RedactedDescription.of($0, options: bus.renderOptions) })))
   }
 
   /// A `send` effect's action has been processed.
