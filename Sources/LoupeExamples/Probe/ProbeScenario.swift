@@ -17,7 +17,8 @@ import Loupe
 /// | `probe:echo TEXT` | mark `echo TEXT`, once every earlier command has run |
 /// | `probe:exit` | mark `probe:bye`, then exit (status 0, or `--exit-status`) |
 ///
-/// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`),
+/// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`), `--secret
+/// TEXT` (first run a second store full of TEXT, see ``VaultFeature``),
 /// `--seconds S` (the longest it lives, default 60), `--exit-status N` (the status it exits
 /// with), `--also-listen PATH` (a Unix socket besides what `LOUPE` says), `--client SOCKET`
 /// (be a client instead, see ``ProbeClient``).
@@ -31,6 +32,7 @@ public enum ProbeScenario {
     var seconds = 60.0
     var alsoListen: String?
     var exitStatus: Int32 = 0
+    var secret: String?
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
       switch argument {
@@ -39,6 +41,7 @@ public enum ProbeScenario {
       case "--seconds": seconds = Double(iterator.next() ?? "") ?? seconds
       case "--also-listen": alsoListen = iterator.next()
       case "--exit-status": exitStatus = Int32(iterator.next() ?? "") ?? 0
+      case "--secret": secret = iterator.next()
       case "--client": ProbeClient.run(socketPath: iterator.next() ?? "")
       default:
         FileHandle.standardError.write(Data("probe: unknown argument \(argument)\n".utf8))
@@ -55,12 +58,22 @@ public enum ProbeScenario {
       }
     }
     let probe = Probe(store: store, exitStatus: exitStatus)
-    EventBus.shared.attach(ProbeCommands())
-    FileHandle.standardOutput.write(Data("probe: ready\n".utf8))
-    probe.burst(burst)
-    guard hold else { probe.finish() }
-    DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { MainActor.assumeIsolated { probe.run("exit", "") } }
-    ProbeCommands.probe = probe
+    let proceed = {
+      EventBus.shared.attach(ProbeCommands())
+      FileHandle.standardOutput.write(Data("probe: ready\n".utf8))
+      probe.burst(burst)
+      guard hold else { probe.finish() }
+      DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { MainActor.assumeIsolated { probe.run("exit", "") } }
+      ProbeCommands.probe = probe
+    }
+    if let secret {
+      Task { @MainActor in
+        await ProbeVault.run(secret: secret)
+        proceed()
+      }
+    } else {
+      proceed()
+    }
     dispatchMain()
   }
 }
