@@ -40,5 +40,7 @@ let package = Package(
     .testTarget(name: "LoupeTestingTests", dependencies: ["LoupeTesting"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeCLITests", dependencies: ["LoupeCLI"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeExamplesTests", dependencies: ["LoupeExamples", "LoupeTesting"], swiftSettings: swiftSettings),
+    // Malformed input, faults and redaction over real processes (`loupe`, `loupe-examples probe`).
+    .testTarget(name: "ReliabilityTests", dependencies: ["Loupe", "LoupeRPC"], swiftSettings: swiftSettings),
   ]
 )
