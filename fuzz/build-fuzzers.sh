@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in fuzz/Harnesses/ into fuzz/out/bin/, with AddressSanitizer.
+#
+# LoupeCore and LoupeRPC are compiled from their sources as static libraries with
+# -sanitize=fuzzer,address (coverage + ASan, no main), then each harness is linked against
+# them; libFuzzer supplies main(). Everything is rebuilt only when a source is newer than
+# its output. Usage: fuzz/build-fuzzers.sh [HARNESS...]   (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+out=fuzz/out
+mkdir -p "$out/lib" "$out/bin"
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld)
+
+# newer OUTPUT FILE... : true when OUTPUT is missing or older than any FILE.
+stale() {
+  local output=$1; shift
+  [ -e "$output" ] || return 0
+  [ -n "$(find "$@" -newer "$output" -print -quit)" ]
+}
+
+# library NAME: builds fuzz/out/lib/libNAME.a and its module from Sources/NAME.
+library() {
+  local name=$1
+  local sources
+  mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+  if stale "$out/lib/lib$name.a" "${sources[@]}" "$0" $( [ "$name" = LoupeRPC ] && echo "$out/lib/libLoupeCore.a" ); then
+    echo "fuzz: compiling $name (${#sources[@]} files)"
+    swiftc "${flags[@]}" -enable-testing -I "$out/lib" -module-name "$name" \
+      -emit-module -emit-module-path "$out/lib/$name.swiftmodule" \
+      -emit-library -static -o "$out/lib/lib$name.a" "${sources[@]}"
+  fi
+}
+
+# harness NAME FILE [rpc]: links fuzz/out/bin/fuzz-NAME (with LoupeRPC and the server
+# support when `rpc` is given).
+harness() {
+  local name=$1 file=$2 rpc=${3:-}
+  local sources=("fuzz/Harnesses/$file" fuzz/Support/FuzzInput.swift) libs=(-lLoupeCore)
+  if [ -n "$rpc" ]; then
+    sources+=(fuzz/Support/FuzzServer.swift)
+    libs=(-lLoupeRPC -lLoupeCore)
+  fi
+  if stale "$out/bin/fuzz-$name" "${sources[@]}" "$out/lib" "$0"; then
+    echo "fuzz: linking fuzz-$name"
+    swiftc "${flags[@]}" -I "$out/lib" -L "$out/lib" "${libs[@]}" "${sources[@]}" -o "$out/bin/fuzz-$name" 2>&1 |
+      { grep -v "Cannot export local symbol" || true; }
+  fi
+}
+
+library LoupeCore
+library LoupeRPC
+
+wanted=("$@")
+[ ${#wanted[@]} -gt 0 ] || wanted=(frames messages session json trace)
+for name in "${wanted[@]}"; do
+  case "$name" in
+    frames) harness frames FrameDecoderFuzzer.swift rpc ;;
+    messages) harness messages MessageFuzzer.swift rpc ;;
+    session) harness session SessionFuzzer.swift rpc ;;
+    json) harness json JSONParserFuzzer.swift ;;
+    trace) harness trace TraceReaderFuzzer.swift ;;
+    *) echo "fuzz: unknown harness '$name' (frames, messages, session, json, trace)" >&2; exit 2 ;;
+  esac
+done
