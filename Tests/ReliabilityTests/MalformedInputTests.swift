@@ -11,5 +11,22 @@ extension ReliabilitySuites {
     @Test func traceFiles() { CommandRunner.run(MalformedInput.traces) }
     @Test func commandLines() { CommandRunner.run(MalformedInput.commandLines) }
     @Test func environments() { CommandRunner.run(MalformedInput.environments) }
+
+    /// `docs/malformed-input.md` lists exactly these cases (regenerate the table with
+    /// `LOUPE_UPDATE_GOLDEN=1 swift test --filter MalformedInputTests`).
+    @Test func theDocumentedTableIsTheTestedOne() throws {
+      let page = try String(contentsOfFile: MalformedInput.documentPath, encoding: .utf8)
+      guard let begin = page.range(of: MalformedInput.beginMarker), let end = page.range(of: MalformedInput.endMarker) else {
+        Issue.record("docs/malformed-input.md lacks the generated-table markers")
+        return
+      }
+      let generated = MalformedInput.markdown()
+      if ProcessInfo.processInfo.environment["LOUPE_UPDATE_GOLDEN"] == "1" {
+        try (String(page[..<begin.lowerBound]) + generated + String(page[end.upperBound...]))
+          .write(toFile: MalformedInput.documentPath, atomically: true, encoding: .utf8)
+        return
+      }
+      #expect(String(page[begin.lowerBound..<end.upperBound]) == generated, "docs/malformed-input.md is out of date")
+    }
   }
 }
