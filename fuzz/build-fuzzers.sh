@@ -27,7 +27,7 @@ library() {
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
   if stale "$out/lib/lib$name.a" "${sources[@]}" "$0" $( [ "$name" = LoupeRPC ] && echo "$out/lib/libLoupeCore.a" ); then
     echo "fuzz: compiling $name (${#sources[@]} files)"
-    swiftc "${flags[@]}" -enable-testing -I "$out/lib" -module-name "$name" \
+    swiftc "${flags[@]}" -wmo -num-threads 2 -enable-testing -I "$out/lib" -module-name "$name" \
       -emit-module -emit-module-path "$out/lib/$name.swiftmodule" \
       -emit-library -static -o "$out/lib/lib$name.a" "${sources[@]}"
   fi
