@@ -34,6 +34,15 @@ private struct Hidden: CustomReflectable {
 }
 /// Bool then String: padding bytes between them.
 private struct Padded { var flag: Bool; var text: String; var small: Int8; var number: Int }
+/// Values behind existentials inside the `Any`s the diff passes around: a tuple's elements of
+/// type `any …` and an optional's payload of type `any Error` are existentials themselves.
+private struct Circle: Equatable { var radius: Double; var label = "a label too long to fit inline in a container" }
+private struct Failure: Error, Equatable { var code: Int; var detail = "a detail too long to fit inline in a container" }
+private struct Canvas {
+  var items: (any Equatable, Int)
+  var failure: (any Error)?
+  var tag = 1
+}
 private final class Node {
   var value: Int
   var next: Node?
@@ -88,6 +97,20 @@ private final class Node {
     let c = Node(1)
     c.next = Node(5)
     #expect(StateDiff.diff(a, c).map(describe) == [#"replace next: {"$ref":""} → {"value":5,"next":null}"#])
+  }
+
+  @Test func valuesInsideNestedExistentialsDiffByTheirContent() throws {
+    let a = Canvas(items: (Circle(radius: 1), 1), failure: Failure(code: 1))
+    var b = a
+    #expect(StateDiff.diff(a, b).isEmpty)
+    b.items = (Circle(radius: 2), 1)
+    b.failure = Failure(code: 2)
+    #expect(StateDiff.diff(a, b).map(describe) == ["replace items[0].radius: 1.0 → 2.0", "replace failure.code: 1 → 2"])
+    #expect(try StateDiff.diff(a, b).apply(to: ValueRenderer.render(a)) == ValueRenderer.render(b))
+    // Equal content in different containers: nothing changed.
+    let c = Canvas(items: (Circle(radius: 1), 1), failure: Failure(code: 1))
+    #expect(StateDiff.diff(a, c).isEmpty)
+    #expect(Reflection.unwrap(a.failure as Any).map { "\(type(of: $0))" } == "Failure")
   }
 
   @Test func typeNamesLoseTheirModules() {

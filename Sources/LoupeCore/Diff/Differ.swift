@@ -11,6 +11,9 @@ struct Differ {
   let options: RenderOptions
   var path: PathStack
   var changes: [Change] = []
+  /// When not `nil`, `paths[i]` is the path of `changes[i]` as components (see
+  /// ``StateDiff/diffWithPaths(_:_:options:)``).
+  var paths: [StatePath]?
   /// Class instances entered on each side, with the path length where each sits, so the
   /// renderings of changed subtrees mark cycles exactly as a whole rendering does.
   var oldAncestors: [(object: ObjectIdentifier, depth: Int)] = []
@@ -22,8 +25,9 @@ struct Differ {
   var visits = 0
   var isExhausted = false
 
-  init(options: RenderOptions, at base: StatePath = .root) {
+  init(options: RenderOptions, at base: StatePath = .root, keepsPaths: Bool = false) {
     self.options = options
+    paths = keepsPaths ? [] : nil
     redacting = !options.redactedPaths.isEmpty
     path = PathStack(base, tracksText: redacting)
   }
@@ -55,6 +59,7 @@ struct Differ {
 
   mutating func record(_ op: Change.Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil) {
     changes.append(Change(path: path.text, op: op, old: old, new: new, index: index))
+    paths?.append(path.path)
   }
 
   /// Whether an optional appearing or vanishing here is an `insert` or `remove`: at the root
@@ -76,7 +81,15 @@ struct Differ {
   mutating func diffRenderings(_ old: Any, _ new: Any) {
     let a = renderOld(old)
     let b = renderNew(new)
-    if a != b { JSONDiff.diff(a, b, at: path.path, into: &changes) }
+    if a != b { JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths) }
+  }
+
+  /// Records a `replace` here if two renderings made without a renderer (of scalars, whose
+  /// rendering depends on nothing else) differ. They count against the budget as
+  /// ``renderOld(_:)`` and ``renderNew(_:)`` would count them.
+  mutating func replaceIfDifferent(rendered a: JSON, _ b: JSON) {
+    spend(2)
+    if a != b { record(.replace, old: a, new: b) }
   }
 
   /// Records a `replace` here if the renderings differ.
@@ -202,6 +215,10 @@ struct Differ {
   }
 
   private mutating func diffFields(_ old: Any, _ new: Any, _ info: TypeInfo) {
+    if let fields = info.fields, let fieldBytes = info.fieldBytes {
+      diffStoredFields(old, new, fields, fieldBytes)
+      return
+    }
     if info.fields != nil {
       for (fa, fb) in zip(info.fieldValues(of: old), info.fieldValues(of: new)) {
         push(.field(fa.label))
@@ -226,6 +243,29 @@ struct Differ {
       push(.field(fa.label))
       diff(fa.value, fb.value)
       pop()
+    }
+  }
+
+  /// A struct's stored fields, compared in the two values' memory: a field whose meaningful
+  /// bytes are the same holds the same scalars and references (it renders the same), so it
+  /// is skipped without being loaded — only the fields that differ are boxed and diffed.
+  private mutating func diffStoredFields(
+    _ old: Any, _ new: Any, _ fields: [TypeInfo.Field], _ fieldBytes: [[Range<Int>]]
+  ) {
+    TypeInfo.withAddress(of: old) { a in
+      TypeInfo.withAddress(of: new) { b in
+        for index in fields.indices {
+          if Reflection.sameBytes(a, b, fieldBytes[index]) {
+            spend(1)  // visited, as the walk into it would count it
+            continue
+          }
+          // Bytes differ, so the value has some: neither address is nil.
+          let field = fields[index]
+          push(.field(field.label))
+          diff(TypeInfo.load(field.type, at: a! + field.offset), TypeInfo.load(field.type, at: b! + field.offset))
+          pop()
+        }
+      }
     }
   }
 

@@ -15,11 +15,14 @@
 public enum JSONDiff {
   public static func diff(_ old: JSON, _ new: JSON, at path: StatePath = .root) -> [Change] {
     var changes: [Change] = []
-    diff(old, new, at: path, into: &changes)
+    var paths: [StatePath]? = nil
+    diff(old, new, at: path, into: &changes, paths: &paths)
     return changes
   }
 
-  static func diff(_ old: JSON, _ new: JSON, at path: StatePath, into changes: inout [Change]) {
+  /// Appends the changes to `changes` and, when `paths` is not `nil`, each change's path as
+  /// components to `paths`.
+  static func diff(_ old: JSON, _ new: JSON, at path: StatePath, into changes: inout [Change], paths: inout [StatePath]?) {
     if old == new { return }
     let text = path.description
     let isMember: Bool
@@ -29,24 +32,24 @@ public enum JSONDiff {
     }
     switch (old, new) {
     case (.null, _) where isMember:
-      changes.append(Change(path: text, op: .insert, new: new))
+      append(Change(path: text, op: .insert, new: new), at: path, &changes, &paths)
     case (_, .null) where isMember:
-      changes.append(Change(path: text, op: .remove, old: old))
+      append(Change(path: text, op: .remove, old: old), at: path, &changes, &paths)
     case (.object(let a), .object(let b)):
-      diffObjects(a, b, at: path, into: &changes)
+      diffObjects(a, b, at: path, into: &changes, paths: &paths)
     case (.array(let a), .array(let b)):
-      diffArrays(a, b, at: path, into: &changes)
+      diffArrays(a, b, at: path, into: &changes, paths: &paths)
     default:
-      changes.append(Change(path: text, op: .replace, old: old, new: new))
+      append(Change(path: text, op: .replace, old: old, new: new), at: path, &changes, &paths)
     }
   }
 
-  private static func diffObjects(_ a: JSONObject, _ b: JSONObject, at path: StatePath, into changes: inout [Change]) {
+  private static func diffObjects(_ a: JSONObject, _ b: JSONObject, at path: StatePath, into changes: inout [Change], paths: inout [StatePath]?) {
     let oldKeys = a.keys
     let newKeys = b.keys
     if oldKeys == newKeys {
       for (ma, mb) in zip(a.members, b.members) {
-        diff(ma.value, mb.value, at: path / .member(ma.key), into: &changes)
+        diff(ma.value, mb.value, at: path / .member(ma.key), into: &changes, paths: &paths)
       }
       return
     }
@@ -56,22 +59,24 @@ public enum JSONDiff {
     guard !common.isEmpty || oldKeys.isEmpty || newKeys.isEmpty, common == newKeys.filter(oldKeySet.contains),
       oldKeySet.count == oldKeys.count, newKeySet.count == newKeys.count
     else {
-      changes.append(Change(path: path.description, op: .replace, old: .object(a), new: .object(b)))
+      append(Change(path: path.description, op: .replace, old: .object(a), new: .object(b)), at: path, &changes, &paths)
       return
     }
     for member in a.members where !newKeySet.contains(member.key) {
-      changes.append(Change(path: (path / .key(member.key)).description, op: .remove, old: member.value))
+      let at = path / .key(member.key)
+      append(Change(path: at.description, op: .remove, old: member.value), at: at, &changes, &paths)
     }
     for (position, member) in b.members.enumerated() {
       if let previous = a[member.key] {
-        diff(previous, member.value, at: path / .key(member.key), into: &changes)
+        diff(previous, member.value, at: path / .key(member.key), into: &changes, paths: &paths)
       } else {
-        changes.append(Change(path: (path / .key(member.key)).description, op: .insert, new: member.value, index: position))
+        let at = path / .key(member.key)
+        append(Change(path: at.description, op: .insert, new: member.value, index: position), at: at, &changes, &paths)
       }
     }
   }
 
-  private static func diffArrays(_ a: [JSON], _ b: [JSON], at path: StatePath, into changes: inout [Change]) {
+  private static func diffArrays(_ a: [JSON], _ b: [JSON], at path: StatePath, into changes: inout [Change], paths: inout [StatePath]?) {
     var cursor = 0
     for segment in SequenceDiff.segments(oldCount: a.count, newCount: b.count, equal: { a[$0] == b[$1] }) {
       if segment.isEqual {
@@ -80,16 +85,23 @@ public enum JSONDiff {
       }
       let paired = min(segment.old.count, segment.new.count)
       for offset in 0..<paired {
-        diff(a[segment.old.lowerBound + offset], b[segment.new.lowerBound + offset], at: path / .index(cursor), into: &changes)
+        diff(a[segment.old.lowerBound + offset], b[segment.new.lowerBound + offset], at: path / .index(cursor), into: &changes, paths: &paths)
         cursor += 1
       }
       for offset in paired..<segment.old.count {
-        changes.append(Change(path: (path / .index(cursor)).description, op: .remove, old: a[segment.old.lowerBound + offset]))
+        let at = path / .index(cursor)
+        append(Change(path: at.description, op: .remove, old: a[segment.old.lowerBound + offset]), at: at, &changes, &paths)
       }
       for offset in paired..<segment.new.count {
-        changes.append(Change(path: (path / .index(cursor)).description, op: .insert, new: b[segment.new.lowerBound + offset]))
+        let at = path / .index(cursor)
+        append(Change(path: at.description, op: .insert, new: b[segment.new.lowerBound + offset]), at: at, &changes, &paths)
         cursor += 1
       }
     }
+  }
+
+  private static func append(_ change: Change, at path: StatePath, _ changes: inout [Change], _ paths: inout [StatePath]?) {
+    changes.append(change)
+    paths?.append(path)
   }
 }

@@ -42,16 +42,33 @@ public enum StateDiff {
   /// matched against those full paths, and depth counts from the root. Use
   /// ``Change/relative(to:)`` to report the paths from the child state's own root.
   public static func diff<Value>(_ old: Value, _ new: Value, at base: StatePath, options: RenderOptions = .default) -> [Change] {
-    var differ = Differ(options: options, at: base)
+    diff(old, new, at: base, options: options, keepsPaths: false).changes
+  }
+
+  /// ``diff(_:_:options:)``, with each change's path also as components (`paths[i]` is the
+  /// path of `changes[i]`): the store assigns changes to the stores that own their paths
+  /// and summarizes them without parsing the text back.
+  package static func diffWithPaths<Value>(
+    _ old: Value, _ new: Value, options: RenderOptions
+  ) -> (changes: [Change], paths: [StatePath]) {
+    let (changes, paths) = diff(old, new, at: .root, options: options, keepsPaths: true)
+    return (changes, paths ?? [])
+  }
+
+  private static func diff<Value>(
+    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool
+  ) -> (changes: [Change], paths: [StatePath]?) {
+    var differ = Differ(options: options, at: base, keepsPaths: keepsPaths)
     differ.diff(old as Any, new as Any)
     if differ.isExhausted {
       // More values to visit than a rendering may hold (shared instances make a state a DAG
       // that renders — and diffs — every path to them): one replace of the capped renderings.
       let a = ValueRenderer.render(old, at: base, options: options)
       let b = ValueRenderer.render(new, at: base, options: options)
-      return a == b ? [] : [Change(path: base.description, op: .replace, old: a, new: b)]
+      if a == b { return ([], keepsPaths ? [] : nil) }
+      return ([Change(path: base.description, op: .replace, old: a, new: b)], keepsPaths ? [base] : nil)
     }
-    return differ.changes
+    return (differ.changes, differ.paths)
   }
 }
 

@@ -56,7 +56,9 @@ enum Reflection {
   static func unwrap(_ value: Any) -> Any? {
     var current = value
     while TypeKind(type(of: current)) == .optional {
-      guard let wrapped = (current as? any AnyOptional)?.wrappedAny else { return nil }
+      let info = TypeInfo.of(type(of: current))
+      let wrapped = info.unwrapOptional.map { $0(current) } ?? (current as? any AnyOptional)?.wrappedAny
+      guard let wrapped else { return nil }
       current = wrapped
     }
     return current

@@ -246,7 +246,11 @@ struct Renderer {
 
   /// A string, cut at ``RenderOptions/maxStringLength`` characters.
   func string(_ text: some StringProtocol) -> JSON {
-    let limit = options.maxStringLength
+    Self.string(text, maxLength: options.maxStringLength)
+  }
+
+  /// A string, cut at `limit` characters.
+  static func string(_ text: some StringProtocol, maxLength limit: Int) -> JSON {
     if text.utf8.count <= limit { return .string(String(text)) }
     guard let cut = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), cut < text.endIndex else {
       return .string(String(text))

@@ -38,14 +38,45 @@ final class TypeInfo: @unchecked Sendable {
   /// The byte ranges of a value that hold data, padding left out: two values with the same
   /// bytes there hold the same scalars and references (see `Reflection.identicalBits`).
   let meaningfulBytes: [Range<Int>]
+  /// For structs with `fields`: each field's meaningful bytes, at its offset in the value.
+  /// The diff compares these in place and loads only the fields that differ.
+  let fieldBytes: [[Range<Int>]]?
+  /// For optionals: the wrapped value, or `nil` for `.none` (one level).
+  let unwrapOptional: ((Any) -> Any?)?
 
   private init(_ type: any Any.Type) {
     kind = TypeKind(type)
     if let builtin = type as? any BuiltinRenderable.Type {
+      // The value is read in place (it is of type `T`: the info was looked up by its type),
+      // which costs less than a cast.
       func thunks<T: BuiltinRenderable>(_: T.Type) -> ((Any, inout Renderer) -> JSON, (Any, Any, inout Differ) -> Void) {
-        ({ value, renderer in (value as! T).render(in: &renderer) }, { old, new, differ in (old as! T).diff(against: new, in: &differ) })
+        (
+          { value, renderer in
+            TypeInfo.withAddress(of: value) { address in
+              guard let address else { return (value as! T).render(in: &renderer) }
+              return address.assumingMemoryBound(to: T.self).pointee.render(in: &renderer)
+            }
+          },
+          { old, new, differ in
+            TypeInfo.withAddress(of: old) { address in
+              guard let address else { return (old as! T).diff(against: new, in: &differ) }
+              address.assumingMemoryBound(to: T.self).pointee.diff(against: new, in: &differ)
+            }
+          }
+        )
       }
-      (renderBuiltin, diffBuiltin) = thunks(builtin)
+      // Scalars compare their renderings made straight from their values.
+      func scalarDiff<T: ScalarRenderable>(_: T.Type) -> (Any, Any, inout Differ) -> Void {
+        { old, new, differ in
+          // Scalars have a size, hence an address.
+          let a = TypeInfo.withAddress(of: old) { T.scalarJSON(at: $0!) }
+          let b = TypeInfo.withAddress(of: new) { T.scalarJSON(at: $0!) }
+          differ.replaceIfDifferent(rendered: a, b)
+        }
+      }
+      let (render, diff) = thunks(builtin)
+      renderBuiltin = render
+      diffBuiltin = (type as? any ScalarRenderable.Type).map { scalarDiff($0) } ?? diff
       isBuiltin = true
     } else {
       (renderBuiltin, diffBuiltin) = (nil, nil)
@@ -66,27 +97,62 @@ final class TypeInfo: @unchecked Sendable {
     }
     hasPayloadCases = kind == .enum ? Self.enumHasPayloadCases(type) : false
     meaningfulBytes = Self.meaningfulBytes(of: type, kind: kind)
+    // Structs only: a struct cannot hold itself without indirection, so looking up its field
+    // types cannot recurse back here (a class's field could be a tuple holding the class).
+    if kind == .struct, let fields {
+      fieldBytes = fields.map { field in
+        TypeInfo.of(field.type).meaningfulBytes.map { ($0.lowerBound + field.offset)..<($0.upperBound + field.offset) }
+      }
+    } else {
+      fieldBytes = nil
+    }
+    if kind == .optional, let optional = type as? any AnyOptional.Type {
+      func unwrapper<O: AnyOptional>(_: O.Type) -> (Any) -> Any? {
+        { value in TypeInfo.withAddress(of: value) { $0?.assumingMemoryBound(to: O.self).pointee.wrappedAny } }
+      }
+      unwrapOptional = unwrapper(optional)
+    } else {
+      unwrapOptional = nil
+    }
+  }
+
+  /// Calls `body` with the address of the value held in `value` (`nil` for a value of no
+  /// size). Unlike a cast to the value's type, this costs no dynamic cast.
+  static func withAddress<R>(of value: Any, _ body: (UnsafeRawPointer?) -> R) -> R {
+    func open<T>(_ opened: T) -> R {
+      let kind = unsafeBitCast(T.self, to: UnsafePointer<Int>.self).pointee
+      if kind == 0x303 || kind == 0x306 {
+        // An existential (or existential metatype) inside the `Any` (an `any Error` from an
+        // optional's payload, a tuple element of type `any P`): the value is not at this
+        // address but inside it. Cast it out to its dynamic type.
+        func cast<U>(_: U.Type) -> R { withUnsafeBytes(of: value as! U) { body($0.baseAddress) } }
+        return _openExistential(Swift.type(of: value), do: cast)
+      }
+      return withUnsafeBytes(of: opened) { body($0.baseAddress) }
+    }
+    return _openExistential(value, do: open)
   }
 
   /// Whether two values of this type have the same meaningful bytes (then they render the
-  /// same). A `false` proves nothing.
+  /// same). A `false` proves nothing. Both values must be of this type.
   func identicalBits(_ a: Any, _ b: Any) -> Bool {
     let ranges = meaningfulBytes
-    func open<T>(_ a: T) -> Bool {
-      guard let b = b as? T else { return false }
-      return withUnsafeBytes(of: a) { pa in
-        withUnsafeBytes(of: b) { pb in Reflection.sameBytes(pa.baseAddress, pb.baseAddress, ranges) }
-      }
+    return Self.withAddress(of: a) { pa in
+      Self.withAddress(of: b) { pb in Reflection.sameBytes(pa, pb, ranges) }
     }
-    return _openExistential(a, do: open)
   }
 
-  /// `a == b` for two values of this type, or `nil` when it is not `Equatable`.
+  /// `a == b` for two values of this type, or `nil` when it is not `Equatable`. Both values
+  /// must be of this type (they are read in place, without a cast).
   func equal(_ a: Any, _ b: Any) -> Bool? {
     guard let equatable else { return nil }
     func open<T: Equatable>(_: T.Type) -> Bool {
-      guard let a = a as? T, let b = b as? T else { return false }
-      return a == b
+      Self.withAddress(of: a) { pa in
+        Self.withAddress(of: b) { pb in
+          guard let pa, let pb else { return (a as! T) == (b as! T) }  // no size, no address
+          return pa.assumingMemoryBound(to: T.self).pointee == pb.assumingMemoryBound(to: T.self).pointee
+        }
+      }
     }
     return open(equatable)
   }
@@ -146,6 +212,13 @@ final class TypeInfo: @unchecked Sendable {
         return fields.map { ($0.label, Self.load($0.type, at: base + $0.offset)) }
       }
     }
+    // Through `withAddress`: the value may sit inside another existential in the `Any` (an
+    // optional's `any Error` payload), where opening the `Any` would give the container.
+    let loaded: [(label: String, value: Any)]? = Self.withAddress(of: value) { base in
+      base.map { base in fields.map { ($0.label, Self.load($0.type, at: base + $0.offset)) } }
+    }
+    if let loaded { return loaded }
+    // No size, no address: fields of no size, read from anywhere.
     func open<T>(_ value: T) -> [(label: String, value: Any)] {
       withUnsafeBytes(of: value) { bytes in
         fields.map { ($0.label, Self.load($0.type, at: bytes.baseAddress! + $0.offset)) }
@@ -154,7 +227,7 @@ final class TypeInfo: @unchecked Sendable {
     return _openExistential(value, do: open)
   }
 
-  private static func load(_ type: any Any.Type, at pointer: UnsafeRawPointer) -> Any {
+  static func load(_ type: any Any.Type, at pointer: UnsafeRawPointer) -> Any {
     func load<F>(_: F.Type) -> Any { pointer.assumingMemoryBound(to: F.self).pointee }
     return _openExistential(type, do: load)
   }

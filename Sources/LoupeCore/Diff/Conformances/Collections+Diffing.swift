@@ -57,7 +57,9 @@ extension JSONObject {
 /// calls canonically equivalent spellings of "é" equal.
 extension String {
   func diff(against new: Any, in differ: inout Differ) {
-    if utf8.elementsEqual((new as! String).utf8) { return }
-    differ.replaceIfDifferent(self, new)
+    let new = new as! String
+    if utf8.elementsEqual(new.utf8) { return }
+    let limit = differ.options.maxStringLength
+    differ.replaceIfDifferent(rendered: Renderer.string(self, maxLength: limit), Renderer.string(new, maxLength: limit))
   }
 }

@@ -17,33 +17,52 @@ extension BuiltinRenderable {
   }
 }
 
-extension Bool: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .bool(self) }
+/// A built-in scalar whose rendering is its value alone: not its path, not the options, and
+/// nothing nested to count. The diff compares two of them without setting up a renderer
+/// (`TypeInfo`'s diff thunk).
+protocol ScalarRenderable: BuiltinRenderable {
+  var scalarJSON: JSON { get }
+  /// The rendering of the value of this type at `address`. A requirement (with the default
+  /// below) so that each type's witness is specialized: the diff calls it from code that is
+  /// generic at run time.
+  static func scalarJSON(at address: UnsafeRawPointer) -> JSON
 }
 
-extension Int: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(self) }
+extension ScalarRenderable {
+  func render(in renderer: inout Renderer) -> JSON { scalarJSON }
+
+  static func scalarJSON(at address: UnsafeRawPointer) -> JSON {
+    address.assumingMemoryBound(to: Self.self).pointee.scalarJSON
+  }
 }
-extension Int8: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+
+extension Bool: ScalarRenderable {
+  var scalarJSON: JSON { .bool(self) }
 }
-extension Int16: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+
+extension Int: ScalarRenderable {
+  var scalarJSON: JSON { .int(self) }
 }
-extension Int32: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+extension Int8: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
 }
-extension Int64: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+extension Int16: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
 }
-extension UInt8: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+extension Int32: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
 }
-extension UInt16: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+extension Int64: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
 }
-extension UInt32: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { .int(Int(self)) }
+extension UInt8: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
+}
+extension UInt16: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
+}
+extension UInt32: ScalarRenderable {
+  var scalarJSON: JSON { .int(Int(self)) }
 }
 
 /// Integers beyond `Int`'s range render as strings of their decimal digits (JSON numbers that
@@ -54,11 +73,11 @@ extension BinaryInteger {
     return .string(String(self))
   }
 }
-extension UInt: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+extension UInt: ScalarRenderable {
+  var scalarJSON: JSON { loupeJSON }
 }
-extension UInt64: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+extension UInt64: ScalarRenderable {
+  var scalarJSON: JSON { loupeJSON }
 }
 @available(macOS 15.0, *)
 extension Int128: BuiltinRenderable {
@@ -80,11 +99,11 @@ extension BinaryFloatingPoint {
     return .double(Double("\(self)") ?? Double(self))
   }
 }
-extension Double: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+extension Double: ScalarRenderable {
+  var scalarJSON: JSON { loupeJSON }
 }
-extension Float: BuiltinRenderable {
-  func render(in renderer: inout Renderer) -> JSON { loupeJSON }
+extension Float: ScalarRenderable {
+  var scalarJSON: JSON { loupeJSON }
 }
 #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
   extension Float16: BuiltinRenderable {
