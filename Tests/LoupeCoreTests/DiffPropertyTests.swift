@@ -20,6 +20,14 @@ import Testing
       let replayed = try changes.apply(to: old)
       #expect(replayed == new, "round \(round):\n\(ChangeText.text(changes))\n\(DiffText.diff(replayed, new) ?? "")")
       if replayed != new { return }
+      // The store's variant: the same changes, each path also as components, and the same
+      // summary line from those as from the text.
+      let (withPaths, paths) = StateDiff.diffWithPaths(a, b, options: options)
+      #expect(withPaths == changes, "round \(round)")
+      #expect(paths.map(\.description) == changes.map(\.path), "round \(round)")
+      #expect(
+        ChangeSummary.line(store: "R#1", paths: paths, newIdentity: round % 7 == 0)
+          == ChangeSummary.line(store: "R#1", changes: changes, newIdentity: round % 7 == 0), "round \(round)")
       #expect(StateDiff.diff(a, a, options: options).isEmpty, "round \(round)")
       #expect(try JSONDiff.diff(old, new).apply(to: old) == new, "round \(round)")
       // Nothing is reported where nothing shows, except that a redacted value changed.

@@ -146,6 +146,18 @@ import Testing
     #expect(ChangeSummary.line(store: "S#1", changes: [], newIdentity: true) == "S#1: @self, @identity changed.")
     #expect(ChangeSummary.line(store: "S#1", changes: []) == "S#1: unchanged.")
   }
+
+  @Test func fromPathsAsFromText() {
+    // More top-level fields than the linear search handles (it switches to a set), repeated.
+    let paths = (0..<40).map { StatePath([.field("f\($0 % 20)"), .index($0)]) } + ["", "[2]"]
+    let changes = paths.map { Change(path: $0.description, op: .remove, old: 1) }
+    let line = ChangeSummary.line(store: "S#1", changes: changes, newIdentity: true)
+    #expect(line == "S#1: @self, @identity, " + (0..<20).map { "_f\($0)" }.joined(separator: ", ") + " changed.")
+    #expect(ChangeSummary.line(store: "S#1", paths: paths, newIdentity: true) == line)
+    #expect(ChangeSummary.line(store: "S#1", paths: ["count"]) == "S#1: _count changed.")
+    #expect(ChangeSummary.line(store: "Ünïcode#1", paths: ["é"]) == "Ünïcode#1: _é changed.")
+    #expect(ChangeSummary.line(store: "S#1", paths: []) == "S#1: unchanged.")
+  }
 }
 
 @Suite struct DiffTextIdentifiedTests {

@@ -16,21 +16,65 @@
 ///   events; the function is total).
 public enum ChangeSummary {
   public static func line(store: String, changes: [Change], newIdentity: Bool = false) -> String {
+    line(store: store, firstComponents: changes.lazy.map { (try? StatePath(parsing: $0.path))?.components.first }, newIdentity: newIdentity)
+  }
+
+  /// The line for changes whose paths are known as components (what the store has from
+  /// ``StateDiff/diffWithPaths(_:_:options:)``): nothing to parse.
+  package static func line(store: String, paths: [StatePath], newIdentity: Bool = false) -> String {
+    line(store: store, firstComponents: paths.lazy.map { $0.components.first }, newIdentity: newIdentity)
+  }
+
+  /// The first component of each change's path: `nil` for the root path (or a path that does
+  /// not parse).
+  private static func line(
+    store: String, firstComponents: some Sequence<StatePath.Component?>, newIdentity: Bool
+  ) -> String {
     var fields: [String] = []
-    var seen = Set<String>()
+    // Few top-level fields: a linear search, until there are enough for a set to pay.
+    var seen: Set<String>?
     var replacedWhole = false
-    for change in changes {
-      guard let path = try? StatePath(parsing: change.path), case .field(let name)? = path.components.first else {
+    for component in firstComponents {
+      guard case .field(let name)? = component else {
         replacedWhole = true
         continue
       }
-      if seen.insert(name).inserted { fields.append("_" + name) }
+      if let set = seen {
+        if set.contains(name) { continue }
+        seen!.insert(name)
+      } else if fields.contains(name) {
+        continue
+      } else if fields.count == 16 {
+        seen = Set(fields + [name])
+      }
+      fields.append(name)
     }
+    guard replacedWhole || newIdentity || !fields.isEmpty else { return store + ": unchanged." }
     var parts: [String] = []
     if replacedWhole || newIdentity { parts.append("@self") }
     if newIdentity { parts.append("@identity") }
-    parts.append(contentsOf: fields)
-    if parts.isEmpty { return "\(store): unchanged." }
-    return "\(store): \(parts.joined(separator: ", ")) changed."
+    // `store: _a, _b changed.`, written into one allocation.
+    var length = store.utf8.count + 2 + " changed.".utf8.count + parts.reduce(0) { $0 + $1.utf8.count + 2 }
+    for field in fields { length += field.utf8.count + 3 }
+    length -= 2
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      var end = 0
+      String.copyUTF8(of: store, to: buffer, at: &end)
+      String.copyUTF8(of: ": ", to: buffer, at: &end)
+      var separate = false
+      for part in parts {
+        if separate { String.copyUTF8(of: ", ", to: buffer, at: &end) }
+        String.copyUTF8(of: part, to: buffer, at: &end)
+        separate = true
+      }
+      for field in fields {
+        if separate { String.copyUTF8(of: ", ", to: buffer, at: &end) }
+        String.copyUTF8(of: "_", to: buffer, at: &end)
+        String.copyUTF8(of: field, to: buffer, at: &end)
+        separate = true
+      }
+      String.copyUTF8(of: " changed.", to: buffer, at: &end)
+      return end
+    }
   }
 }

@@ -39,7 +39,7 @@ public enum ValueRenderer {
     guard let action = Reflection.unwrap(action) else { return "Optional.none" }
     let typeName = TypeName.of(type(of: action))
     guard TypeKind(type(of: action)) == .enum, let caseName = Reflection.caseName(action) else { return typeName }
-    return typeName + "." + caseName
+    return String(joining: typeName, ".", caseName)
   }
 
   /// The name of a type as the labels and store ids use it: nested and generic, without the

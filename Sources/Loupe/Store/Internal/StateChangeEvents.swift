@@ -9,26 +9,42 @@ extension RuntimeBase {
   /// `insert` of the whole state at `""` when there was none). Children that begin together
   /// with their parent are part of the parent's `@self` and get no event of their own.
   func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) {
-    var groups: [ObjectIdentifier: (node: StoreNode, changes: [Change])] = [:]
-    for change in StateDiff.diff(old, new, options: context.options) {
-      let path = (try? StatePath(parsing: change.path)) ?? StatePath([.field(change.path)])
+    // The differ hands each change's path over as components too: nothing is parsed back.
+    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options)
+    if root.longestChildPath == 0 && newNodes.isEmpty {
+      // No child stores: every change is the root's, at the path it has.
+      guard !changes.isEmpty else { return }
+      bus.emit(.stateChanged(StateChanged(
+        store: root.id, cause: context.cause(for: root), changes: changes,
+        summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity))))
+      return
+    }
+    var groups: [ObjectIdentifier: StoreChanges] = [:]
+    for (change, path) in zip(changes, paths) {
       let (owner, relative) = self.owner(of: path)
       var local = change
-      local.path = relative.description
-      groups[ObjectIdentifier(owner), default: (owner, [])].changes.append(local)
+      if owner !== root { local.path = relative.description }
+      groups[ObjectIdentifier(owner), default: StoreChanges(node: owner, changes: [], paths: [])].append(local, at: relative)
     }
     for node in newNodes where node.isAlive && !(node.parent?.isNewIdentity ?? false) {
-      groups[ObjectIdentifier(node)] = (node, node.identityChanges)
+      groups[ObjectIdentifier(node)] = StoreChanges(node: node, changes: node.identityChanges, paths: nil)
     }
-    for (node, changes) in groups.values.sorted(by: { $0.node.serial < $1.node.serial }) {
+    for group in groups.values.sorted(by: { $0.node.serial < $1.node.serial }) {
+      let node = group.node
+      let summary =
+        if let paths = group.paths {
+          ChangeSummary.line(store: node.id, paths: paths, newIdentity: node.isNewIdentity)
+        } else {
+          ChangeSummary.line(store: node.id, changes: group.changes, newIdentity: node.isNewIdentity)
+        }
       bus.emit(.stateChanged(StateChanged(
-        store: node.id, cause: context.cause(for: node), changes: changes,
-        summary: ChangeSummary.line(store: node.id, changes: changes, newIdentity: node.isNewIdentity))))
+        store: node.id, cause: context.cause(for: node), changes: group.changes, summary: summary)))
     }
   }
 
   /// The store that owns a change at `path`, and the path relative to it.
   func owner(of path: StatePath) -> (StoreNode, StatePath) {
+    if root.longestChildPath == 0 { return (root, path) }
     var node: StoreNode = root
     var remaining = path.components[...]
     descending: while node.longestChildPath > 0 {
@@ -44,5 +60,18 @@ extension RuntimeBase {
       break
     }
     return (node, StatePath(Array(remaining)))
+  }
+}
+
+/// The changes of one store in one action, with their paths relative to it as components
+/// when known (not for a new identity's changes, which are summarized from their text).
+private struct StoreChanges {
+  let node: StoreNode
+  var changes: [Change]
+  var paths: [StatePath]?
+
+  mutating func append(_ change: Change, at path: StatePath) {
+    changes.append(change)
+    paths?.append(path)
   }
 }
