@@ -23,6 +23,35 @@ import Testing
     #expect(JSON.string("").jsonText == #""""#)
     #expect(JSON.string("/").jsonText == #""/""#)
   }
+
+  @Test func wordScanFindsEverySpecialByteAtEveryPosition() {
+    for byte in UInt8.min...UInt8.max {
+      let special = byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+      for position in 0..<8 {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+        bytes[position] = byte
+        let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        #expect(JSONWriter.mayNeedEscaping(word) == special, "byte \(byte) at \(position)")
+      }
+    }
+    // Non-ASCII bytes next to a special one do not hide it.
+    let mixed: [UInt8] = [0xC3, 0xA9, 0xFF, 0x80, 0x1F, 0xF0, 0x9F, 0x98]
+    #expect(JSONWriter.mayNeedEscaping(mixed.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+  }
+
+  @Test func longStringsEscapeWhereverTheSpecialByteIs() throws {
+    for (base, length) in [("a", 7), ("a", 8), ("a", 9), ("a", 16), ("a", 17), ("é", 9), ("é", 40)] {
+      for position in 0..<length {
+        for special in ["\"", "\\", "\n", "\u{1}"] {
+          var characters = Array(repeating: base, count: length)
+          characters[position] = special
+          let text = characters.joined()
+          let encoded = JSON.string(text).jsonText
+          #expect(try JSONParser.parse(encoded) == .string(text), "\(length) \(position) \(encoded)")
+        }
+      }
+    }
+  }
 }
 
 @Suite struct JSONParserTests {

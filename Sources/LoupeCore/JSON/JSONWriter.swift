@@ -65,7 +65,9 @@ public struct JSONWriter: Sendable {
     needsComma = false
   }
 
-  /// Writes an arbitrary object key, escaped.
+  /// Writes an arbitrary object key, escaped. (Disfavored, so that a literal key picks the
+  /// `StaticString` overload, which skips the escaping scan.)
+  @_disfavoredOverload
   public mutating func key(_ key: String) {
     separate()
     writeEscaped(key)
@@ -183,6 +185,19 @@ public struct JSONWriter: Sendable {
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+  /// Whether one of the 8 bytes in `word` is a control character, `"` or `\` (the bytes a
+  /// JSON string escapes): the classic "has a zero byte" bit trick, on the word and on its
+  /// XOR with each special byte.
+  @inline(__always) static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let control = (word &- ones &* 0x20) & ~word & highs
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let specials = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+    return control | specials != 0
+  }
+
   mutating func writeEscaped(_ string: String) {
     bytes.append(UInt8(ascii: "\""))
     var string = string
@@ -190,6 +205,12 @@ public struct JSONWriter: Sendable {
       var runStart = 0
       var index = 0
       let count = utf8.count
+      // Most strings need no escaping: skip clean 8-byte words in one step each.
+      if let base = utf8.baseAddress {
+        while index + 8 <= count, !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+          index += 8
+        }
+      }
       while index < count {
         let byte = utf8[index]
         if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
