@@ -93,7 +93,8 @@ public final class Inspector: Sendable {
       }
     case .record(let path):
       let configuration = self.configuration
-      let recorder = try TraceRecorder(path: path, bus: bus, capacity: configuration.recordQueueCapacity)
+      let recorder = try TraceRecorder(
+        path: path, bus: bus, capacity: configuration.recordQueueCapacity, byteCapacity: configuration.recordQueueByteLimit)
       state.withLock { $0.recorders.append(recorder) }
       ExitFlush.register(self)
       bus.attach(recorder)

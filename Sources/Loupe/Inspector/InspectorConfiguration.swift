@@ -23,6 +23,11 @@ public struct InspectorConfiguration: Sendable, Hashable {
   public var maxEventsPerNotification: Int
   /// Events queued for a trace file (`LOUPE_RECORD`) before they are dropped.
   public var recordQueueCapacity: Int
+  /// The most bytes the events queued for a trace file may hold (as estimated from their
+  /// strings and values); past it events are dropped as past ``recordQueueCapacity``, so that
+  /// large events on a slow disk cannot make the queue grow with their size. Default 32 MB
+  /// (about 100,000 typical events: the count is what bounds those).
+  public var recordQueueByteLimit: Int
   /// The longest the process may take at exit to finish with its clients: answer requests
   /// already received, let a client launched with the program that has not subscribed yet
   /// do so (and get the whole history), and write what is queued for clients and trace files.
@@ -35,7 +40,7 @@ public struct InspectorConfiguration: Sendable, Hashable {
   public init(
     historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,
     recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20,
-    historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20
+    historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20, recordQueueByteLimit: Int = 32 << 20
   ) {
     self.historyCapacity = historyCapacity
     self.historyByteLimit = historyByteLimit
@@ -43,6 +48,7 @@ public struct InspectorConfiguration: Sendable, Hashable {
     self.clientQueueByteLimit = clientQueueByteLimit
     self.maxEventsPerNotification = maxEventsPerNotification
     self.recordQueueCapacity = recordQueueCapacity
+    self.recordQueueByteLimit = recordQueueByteLimit
     self.exitFlushTimeout = exitFlushTimeout
     self.maxFrameBodySize = maxFrameBodySize
   }

@@ -5,27 +5,26 @@ import LoupeRPC
 /// own thread.
 ///
 /// The header line is written at once; each event becomes one line, exactly as on the wire.
-/// Like a client queue, the recorder's queue is bounded: if the disk cannot keep up, events are
-/// dropped and a `dropped` line reports them, rather than slowing the program. Events a failed
-/// write could not store (a full disk) are reported the same way, once writing works again.
+/// Like a client queue, the recorder's queue is bounded, by a count of events and by their
+/// bytes (``RecordQueue``): if the disk cannot keep up, events are dropped and a `dropped` line
+/// reports them, rather than slowing the program or growing its memory. Events a failed write
+/// could not store (a full disk) are reported the same way, once writing works again.
 final class TraceRecorder: EventSink, @unchecked Sendable {
   // Unchecked: the mutable properties are guarded by `condition`.
 
   let path: String
   private let writer: TraceWriter
-  private let capacity: Int
   private let condition = NSCondition()
-  private var queue: [Event] = []
-  private var lost: LostEvents?
+  private var queue: RecordQueue
   /// Events a failed write could not put in the file (a full disk): a `dropped` line reports
   /// them ahead of the next lines that do reach it, so the trace never has a silent gap.
   private var unwritten: LostEvents?
   private var writing = false
   private var closed = false
 
-  init(path: String, bus: EventBus, capacity: Int) throws(InspectorError) {
+  init(path: String, bus: EventBus, capacity: Int, byteCapacity: Int) throws(InspectorError) {
     self.path = path
-    self.capacity = max(1, capacity)
+    queue = RecordQueue(capacity: capacity, byteCapacity: byteCapacity)
     do {
       writer = try TraceWriter(
         path: path, header: TraceHeader(program: bus.program, pid: bus.pid, startedAt: bus.startedAt))
@@ -38,38 +37,26 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
   }
 
   func receive(_ event: Event) {
+    let size = event.approximateBytes
     condition.lock()
     defer { condition.unlock() }
     guard !closed else { return }
-    if queue.count >= capacity {
-      lost = LostEvents(count: (lost?.count ?? 0) + 1, lastSeq: event.seq, lastTime: event.time)
-      return
-    }
-    if let lost {
-      queue.append(lost.event)
-      self.lost = nil
-    }
-    queue.append(event)
-    if queue.count == 1 { condition.broadcast() }
+    let (queued, wasEmpty) = queue.offer(event, size: size)
+    if queued && wasEmpty { condition.broadcast() }
   }
 
   private func run() {
     while true {
       condition.lock()
-      while queue.isEmpty && lost == nil && !closed { condition.wait() }
-      if queue.isEmpty && lost == nil && closed {
+      while queue.isEmpty && !closed { condition.wait() }
+      if queue.isEmpty && closed {
         condition.unlock()
         break
       }
-      var batch = queue
-      queue = []
+      var batch = queue.takeAll()
       if let unwritten {
         batch.insert(unwritten.event, at: 0)
         self.unwritten = nil
-      }
-      if let lost {
-        batch.append(lost.event)
-        self.lost = nil
       }
       writing = true
       condition.unlock()
@@ -83,6 +70,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
         }
         unwritten = LostEvents(count: count, lastSeq: last.seq, lastTime: last.time)
       }
+      queue.recycle(consume batch)
       writing = false
       condition.broadcast()
       condition.unlock()
@@ -96,7 +84,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
     let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
     condition.lock()
     defer { condition.unlock() }
-    while !queue.isEmpty || lost != nil || writing {
+    while !queue.isEmpty || writing {
       if !condition.wait(until: deadline) { return false }
     }
     return true

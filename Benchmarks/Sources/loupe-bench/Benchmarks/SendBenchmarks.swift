@@ -90,6 +90,7 @@ enum SendBenchmarks {
     let inspector = Inspector(bus: bus)
     var configuration = inspector.configuration
     configuration.recordQueueCapacity = 1 << 22  // measure the recording, not the dropping
+    configuration.recordQueueByteLimit = .max
     inspector.configuration = configuration
     try inspector.start(.record(path))
     let recordedStore = Store(initialState: CounterFeature.State(), bus: bus) { CounterFeature() }

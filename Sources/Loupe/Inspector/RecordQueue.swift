@@ -1,0 +1,68 @@
+/// The events a trace recorder (`LOUPE_RECORD`) has yet to write, bounded like a client's
+/// queue: by a count of events and by their bytes (``Event/approximateBytes``), so that a
+/// disk that does not keep up costs a bounded amount of memory however large the events are.
+///
+/// An event that does not fit is dropped and counted; once there is room again (or when the
+/// writer takes the queue) a `dropped {count}` event takes the place of the lost ones, with
+/// the `seq` and `time` of the last of them. An empty queue takes an event of any size, so a
+/// huge event is never refused for good.
+struct RecordQueue {
+  let capacity: Int
+  let byteCapacity: Int
+  private(set) var events: [Event] = []
+  /// The sizes of `events`, added up.
+  private(set) var bytes = 0
+  private(set) var lost: LostEvents?
+  /// The array of the last batch written, emptied, reused for the next events.
+  private var spare: [Event] = []
+  /// Batches larger than this (a burst) are not kept for reuse.
+  static let largestSpare = 4_096
+
+  init(capacity: Int, byteCapacity: Int) {
+    self.capacity = max(1, capacity)
+    self.byteCapacity = max(1, byteCapacity)
+  }
+
+  /// Whether there is nothing to write, not even a loss to report.
+  var isEmpty: Bool { events.isEmpty && lost == nil }
+
+  /// Queues `event`, of `size` bytes, or counts it as lost. Returns whether the queue was
+  /// empty before (the writer may be waiting).
+  mutating func offer(_ event: Event, size: Int) -> (queued: Bool, wasEmpty: Bool) {
+    let wasEmpty = events.isEmpty
+    if events.count >= capacity || (!events.isEmpty && bytes + size > byteCapacity) {
+      lost = LostEvents(count: (lost?.count ?? 0) + 1, lastSeq: event.seq, lastTime: event.time)
+      return (false, wasEmpty)
+    }
+    if let lost {
+      let dropped = lost.event
+      events.append(dropped)
+      bytes += dropped.approximateBytes
+      self.lost = nil
+    }
+    events.append(event)
+    bytes += size
+    return (true, wasEmpty)
+  }
+
+  /// Takes everything queued, with the `dropped` event for a loss not yet reported last.
+  mutating func takeAll() -> [Event] {
+    var batch = events
+    events = spare
+    spare = []
+    bytes = 0
+    if let lost {
+      batch.append(lost.event)
+      self.lost = nil
+    }
+    return batch
+  }
+
+  /// Hands back a batch's array once written, so the next events need no new one.
+  mutating func recycle(_ batch: consuming [Event]) {
+    var batch = batch
+    guard batch.capacity <= Self.largestSpare, spare.capacity < batch.capacity else { return }
+    batch.removeAll(keepingCapacity: true)
+    spare = batch
+  }
+}

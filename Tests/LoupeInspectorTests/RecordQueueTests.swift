@@ -1,0 +1,69 @@
+import Testing
+@testable import Loupe
+
+/// The queue between a program and its trace file (`LOUPE_RECORD`): bounded by count and by
+/// bytes, losses reported in `seq` order.
+@Suite struct RecordQueueTests {
+  /// A state change carrying a string value of `bytes` bytes.
+  func bigEvent(_ seq: Int, bytes: Int) -> Event {
+    Event(seq: seq, time: Double(seq), payload: .stateChanged(StateChanged(
+      store: "A#1", cause: seq, changes: [Change(path: "text", op: .replace, old: nil, new: .string(String(repeating: "x", count: bytes)))],
+      summary: "A#1: _text changed.")))
+  }
+
+  func offer(_ queue: inout RecordQueue, _ event: Event) -> Bool {
+    queue.offer(event, size: event.approximateBytes).queued
+  }
+
+  @Test func boundedByCountWithTheLossReportedLast() {
+    var queue = RecordQueue(capacity: 3, byteCapacity: .max)
+    #expect(queue.offer(markEvent(1), size: 10) == (queued: true, wasEmpty: true))
+    #expect(queue.offer(markEvent(2), size: 10) == (queued: true, wasEmpty: false))
+    for seq in 3...6 { _ = offer(&queue, markEvent(seq)) }
+    let batch = queue.takeAll()
+    #expect(batch.map(\.seq) == [1, 2, 3, 6])
+    #expect(batch.last?.payload == .dropped(Dropped(count: 3)))
+    #expect(queue.isEmpty)
+  }
+
+  @Test func boundedByBytesToo() {
+    var queue = RecordQueue(capacity: 1_000, byteCapacity: 35_000)
+    for seq in 1...10 { _ = offer(&queue, bigEvent(seq, bytes: 10_000)) }  // 1...3 fit
+    #expect(queue.events.map(\.seq) == [1, 2, 3])
+    #expect(queue.lost?.count == 7)
+    // Once there is room again the loss is queued ahead of the next event, in `seq` order.
+    #expect(queue.takeAll().map(\.seq) == [1, 2, 3, 10])
+    #expect(offer(&queue, markEvent(11)))
+    #expect(queue.bytes == markEvent(11).approximateBytes)
+    // An empty queue takes an event however large, so a big event is never refused for good.
+    var empty = RecordQueue(capacity: 10, byteCapacity: 1_000)
+    #expect(offer(&empty, bigEvent(1, bytes: 100_000)))
+    #expect(!offer(&empty, markEvent(2)))
+    #expect(empty.takeAll().map(\.seq) == [1, 2])
+  }
+
+  @Test func aWrittenBatchsArrayIsReusedEmpty() {
+    var queue = RecordQueue(capacity: 2, byteCapacity: .max)
+    for seq in 1...4 { _ = offer(&queue, markEvent(seq)) }
+    let batch = queue.takeAll()
+    #expect(batch.map(\.seq) == [1, 2, 4])
+    queue.recycle(batch)
+    #expect(offer(&queue, markEvent(5)))
+    #expect(queue.takeAll().map(\.payload) == [markEvent(5).payload])
+  }
+
+  @Test func lossesWhileTheWriterWritesComeBeforeLaterEvents() {
+    var queue = RecordQueue(capacity: 1, byteCapacity: .max)
+    _ = offer(&queue, markEvent(1))
+    _ = offer(&queue, markEvent(2))  // lost
+    let first = queue.takeAll()
+    #expect(first.map(\.seq) == [1, 2])
+    #expect(first[1].payload == .dropped(Dropped(count: 1)))
+    _ = offer(&queue, markEvent(3))
+    _ = offer(&queue, markEvent(4))  // lost
+    _ = offer(&queue, markEvent(5))  // lost
+    let second = queue.takeAll()
+    #expect(second.map(\.seq) == [3, 5])
+    #expect(second[1].payload == .dropped(Dropped(count: 2)))
+  }
+}
