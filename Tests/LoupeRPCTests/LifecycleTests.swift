@@ -52,6 +52,32 @@ import Testing
     #expect(harness.exitCount == 1)
   }
 
+  @Test func shutdownAndExitWaitForTheRequestsBeforeThem() {
+    let harness = SessionHarness()
+    harness.initialize()
+    // A client that writes its whole session at once.
+    #expect(harness.send(#"{"jsonrpc":"2.0","id":1,"method":"test/slow"}"#).isEmpty)
+    #expect(harness.send(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#).isEmpty)
+    #expect(harness.handler.shutdowns.withLock { $0 } == 1)
+    #expect(harness.send(#"{"jsonrpc":"2.0","method":"exit"}"#).isEmpty)
+    #expect(harness.exitCount == 0)
+    let before = harness.sentMessages.count
+    harness.handler.finishSlow(.int(1), with: "done")
+    #expect(Array(harness.sentMessages[before...]) == [["jsonrpc": "2.0", "id": 1, "result": "done"], ["jsonrpc": "2.0", "id": 2, "result": nil]])
+    #expect(harness.exitCount == 1)
+  }
+
+  @Test func cancellingTheLastRequestInFlightLetsExitHappen() {
+    let harness = SessionHarness()
+    harness.initialize()
+    harness.send(#"{"jsonrpc":"2.0","id":"s","method":"test/slow"}"#)
+    harness.send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+    #expect(harness.exitCount == 0)
+    let replies = harness.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"s"}}"#)
+    #expect(errorCode(replies[0]) == ("s", -32800))
+    #expect(harness.exitCount == 1)
+  }
+
   @Test func exitWithoutShutdownClosesToo() {
     let harness = SessionHarness()
     harness.send(#"{"jsonrpc":"2.0","method":"exit"}"#)

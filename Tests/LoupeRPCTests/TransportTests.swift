@@ -52,6 +52,59 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
     #expect(connection.isClosed)
   }
 
+  @Test func aHalfClosingPeerStillGetsWhatIsWrittenUntilFinish() async throws {
+    let (ours, theirs) = socketPair()
+    let connection = try Connection(input: ours, output: ours)
+    let endOfInput = AsyncStream.makeStream(of: Void.self)
+    let closed = AsyncStream.makeStream(of: Connection.CloseReason.self)
+    connection.start(
+      onFrame: { body in connection.send(body: body) },  // echo
+      onEndOfInput: { endOfInput.continuation.finish() },
+      onClose: { closed.continuation.yield($0) })
+    writeAll(theirs, FrameEncoder.frame(Array("a".utf8)))
+    shutdown(theirs, Int32(SHUT_WR))  // the peer has said everything and now reads
+    for await _ in endOfInput.stream {}
+    #expect(!connection.isReading)
+    #expect(!connection.isClosed)
+    connection.send(body: Array("after".utf8))
+    connection.finish()
+    var iterator = closed.stream.makeAsyncIterator()
+    #expect(await iterator.next() == .endOfInput)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while case let count = read(theirs, &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
+    close(theirs)
+    #expect(bytes == FrameEncoder.frame(Array("a".utf8)) + FrameEncoder.frame(Array("after".utf8)))
+  }
+
+  @Test func finishDrainingTheSourceWritesEverythingItHas() async throws {
+    final class Countdown: OutgoingSource, Sendable {
+      let left = Mutex(3)
+      func nextOutgoingBody() -> [UInt8]? {
+        left.withLock { left in
+          guard left > 0 else { return nil }
+          left -= 1
+          return Array("event \(left)".utf8)
+        }
+      }
+    }
+    let (ours, theirs) = socketPair()
+    let connection = try Connection(input: ours, output: ours)
+    let closed = AsyncStream.makeStream(of: Connection.CloseReason.self)
+    // Started and finished at once: only draining the source writes the events.
+    connection.start(source: Countdown(), onFrame: { _ in }, onClose: { closed.continuation.yield($0) })
+    connection.send(body: Array("answer".utf8))
+    connection.finish(drainingSource: true)
+    var iterator = closed.stream.makeAsyncIterator()
+    #expect(await iterator.next() == .closedLocally)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while case let count = read(theirs, &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
+    close(theirs)
+    // The answer first (answers go before the source), then all the source had.
+    #expect(bytes == ["answer", "event 2", "event 1", "event 0"].flatMap { FrameEncoder.frame(Array($0.utf8)) })
+  }
+
   @Test func truncatedFrameAndGarbageAreFramingErrors() async throws {
     for (input, expected) in [
       (Array("Content-Length: 10\r\n\r\n{}".utf8), Connection.CloseReason.framingError(.truncatedFrame)),

@@ -49,7 +49,8 @@ public protocol ServerHandler: AnyObject, Sendable {
   func handle(_ request: IncomingRequest, reply: Reply)
   /// A notification other than the lifecycle ones (`initialized`, `exit`, `$/cancelRequest`).
   func handleNotification(method: String, params: JSON?)
-  /// The client asked for `shutdown` (stop sending it events; it will `exit`).
+  /// The client asked for `shutdown` (queue no new events for it; it will `exit`). Called
+  /// before `shutdown` is answered.
   func shutdown()
   /// The request `id` was cancelled before it completed (it has been answered `-32800`).
   func cancelled(_ id: RequestID)

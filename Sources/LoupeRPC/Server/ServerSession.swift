@@ -11,7 +11,10 @@ import Synchronization
 ///   readable; the empty batch as one invalid request; batches answered with one array, in
 ///   request order, and not at all when they hold only notifications;
 /// - the lifecycle: `-32002` for anything before `initialize`, `initialize` once, `shutdown`
-///   then `-32600` for every request, `exit` ends the connection;
+///   (answered after every request before it) then `-32600` for every request, `exit` ends
+///   the connection — once every request received before it is answered (or cancelled), so
+///   a client may send its requests, `shutdown` and `exit` at once and still read every
+///   answer, in order when the handler answers in order;
 /// - `$/cancelRequest {id}`: a request still in flight is answered `-32800` at once and its
 ///   later result discarded;
 /// - notifications are never answered, even malformed ones or unknown methods.
@@ -31,6 +34,20 @@ public final class ServerSession: Sendable {
     var nextToken = 0
     /// The thread inside ``receive(_:)`` right now, if any.
     var receivingThread: ThreadID?
+    /// `shutdown` came while requests were in flight: answered when the last of them is.
+    var pendingShutdown: (id: RequestID, batch: BatchReply?, index: Int)?
+    /// `exit` came while requests were in flight: call `exit` when the last is answered.
+    var exitPending = false
+
+    /// What waited for the requests in flight, now that none is left (and no longer waits).
+    mutating func takeDue() -> (shutdown: (id: RequestID, batch: BatchReply?, index: Int)?, exit: Bool) {
+      guard inflight.isEmpty else { return (nil, false) }
+      defer {
+        pendingShutdown = nil
+        exitPending = false
+      }
+      return (pendingShutdown, exitPending)
+    }
   }
 
   private struct InFlight {
@@ -47,7 +64,9 @@ public final class ServerSession: Sendable {
 
   /// - Parameters:
   ///   - send: writes one complete body (the caller frames it).
-  ///   - exit: called once when the client sends `exit`.
+  ///   - exit: called once after the client sent `exit`, when every request received before
+  ///     it has been answered (at once when none is in flight), on the thread that delivered
+  ///     the last answer.
   ///   - onChange: called (on any thread) after each frame is handled and after each answer
   ///     is sent: when ``lifecycle`` or ``hasUnansweredRequests`` may have changed.
   public init(
@@ -140,9 +159,16 @@ public final class ServerSession: Sendable {
       break
     }
     if request.method == ShutdownRequest.method {
-      state.withLock { $0.lifecycle = .shutDown }
+      // Answered after every request before it, as a language server does.
+      let answerNow = state.withLock { state in
+        state.lifecycle = .shutDown
+        guard !state.inflight.isEmpty else { return true }
+        state.pendingShutdown = (id, batch, index)
+        return false
+      }
       handler.shutdown()
-      return deliver(.success(id: id, .null), batch: batch, index: index)
+      if answerNow { deliver(.success(id: id, .null), batch: batch, index: index) }
+      return
     }
     // An id still in flight cannot name a second request: its answer would be ambiguous, and
     // the first request's answer would be lost (leaving its batch unanswered for good).
@@ -168,6 +194,7 @@ public final class ServerSession: Sendable {
         }
         guard current else { return }  // cancelled (already answered) or answered twice
         self.deliver(.response(id: id, result: result), batch: batch, index: index)
+        self.settleIfDue()
       })
   }
 
@@ -175,22 +202,32 @@ public final class ServerSession: Sendable {
     switch method {
     case ExitNotification.method:
       let first = state.withLock { state in
-        defer { state.lifecycle = .exited }
-        return state.lifecycle != .exited
+        guard state.lifecycle != .exited else { return false }
+        state.lifecycle = .exited
+        state.exitPending = true
+        return true
       }
-      if first { exit() }
+      if first { settleIfDue() }
     case CancelRequestNotification.method:
       guard let cancel = try? CancelRequestNotification(params: params) else { return }
       guard let entry = state.withLock({ $0.inflight.removeValue(forKey: cancel.id) }) else { return }
       // Answered now, in its batch slot or alone; the handler's later reply is discarded.
       deliver(.failure(id: cancel.id, .requestCancelled), batch: entry.batch, index: entry.index)
       handler.cancelled(cancel.id)
+      settleIfDue()
     case InitializedNotification.method:
       return
     default:
       guard lifecycle == .initialized else { return }
       handler.handleNotification(method: method, params: params)
     }
+  }
+
+  /// Answers `shutdown` and calls `exit` if they waited for the last request in flight.
+  private func settleIfDue() {
+    let (shutdown, exits) = state.withLock { $0.takeDue() }
+    if let shutdown { deliver(.success(id: shutdown.id, .null), batch: shutdown.batch, index: shutdown.index) }
+    if exits { exit() }
   }
 
   private func deliver(_ message: Message, batch: BatchReply?, index: Int) {

@@ -86,8 +86,9 @@ public final class Connection: @unchecked Sendable {
   /// Someone asked the writer to look at the source again.
   private var wakePending = false
   private var writerIdle = false
-  /// Stop reading; the writer drains the outbox (not the source) and ends.
+  /// Stop reading; the writer drains the outbox (and the source when `drainsSource`) and ends.
   private var finishing = false
+  private var drainsSource = false
   /// Stop everything now.
   private var aborted = false
   private var started = false
@@ -97,6 +98,8 @@ public final class Connection: @unchecked Sendable {
   private var reason: CloseReason?
   private var source: (any OutgoingSource)?
   private var onClose: (@Sendable (CloseReason) -> Void)?
+  /// Set by ``start(source:onFrame:onEndOfInput:onClose:)``: the end of input stops reading only.
+  private var halfCloses = false
 
   /// Wraps two descriptors (the same one twice for a socket). With `ownsDescriptors` they are
   /// closed when the connection ends.
@@ -122,10 +125,16 @@ public final class Connection: @unchecked Sendable {
   ///   - source: low-priority frames (events) the writer pulls when no response is queued.
   ///   - onFrame: called on the reader thread with each frame body, in order. It must not
   ///     block for long: reading waits for it.
+  ///   - onEndOfInput: when given, the peer closing its end (between frames) stops reading
+  ///     only: the connection keeps writing until ``finish()`` or ``close()`` (or a failed
+  ///     write), and this is called on the reader thread after the last frame. For a peer that
+  ///     writes all its requests, closes its end, then reads the answers (a half-closed pipe
+  ///     or socket). Without it, the end of input ends the connection as ``finish()`` does.
   ///   - onClose: called once, on whichever thread ends last, after the descriptors are closed.
   public func start(
     source: (any OutgoingSource)? = nil,
     onFrame: @escaping @Sendable ([UInt8]) -> Void,
+    onEndOfInput: (@Sendable () -> Void)? = nil,
     onClose: @escaping @Sendable (CloseReason) -> Void = { _ in }
   ) {
     condition.lock()
@@ -136,8 +145,11 @@ public final class Connection: @unchecked Sendable {
     started = true
     self.source = source
     self.onClose = onClose
+    halfCloses = onEndOfInput != nil
     condition.unlock()
-    let reader = Thread { [self] in readLoop(onFrame: onFrame) }
+    let reader = Thread { [self] in
+      if readLoop(onFrame: onFrame) == .endOfInput { onEndOfInput?() }
+    }
     reader.name = "loupe.reader"
     reader.start()
     let writer = Thread { [self] in writeLoop() }
@@ -175,11 +187,15 @@ public final class Connection: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Stops reading, writes what is already queued (responses, not the source), then closes.
-  /// What `exit` does.
-  public func finish() {
+  /// Stops reading, writes what is already queued (responses, and with `drainingSource` also
+  /// everything the source still has, until it returns `nil`), then closes. What `exit` does.
+  ///
+  /// Stop the source from taking anything new first when draining it, or a source that keeps
+  /// filling up keeps the connection open.
+  public func finish(drainingSource: Bool = false) {
     condition.lock()
     finishing = true
+    if drainingSource { drainsSource = true }
     condition.broadcast()
     if !descriptorsClosed { latch(readerWake.write) }
     condition.unlock()
@@ -238,7 +254,8 @@ public final class Connection: @unchecked Sendable {
 
   // MARK: - Threads
 
-  private func readLoop(onFrame: @Sendable ([UInt8]) -> Void) {
+  /// Reads until the input ends or the connection stops; returns why it stopped.
+  private func readLoop(onFrame: @Sendable ([UInt8]) -> Void) -> CloseReason {
     var decoder = FrameDecoder(limits: options.frameLimits)
     var buffer = [UInt8](repeating: 0, count: options.readBufferSize)
     var why: CloseReason = .closedLocally
@@ -271,11 +288,13 @@ public final class Connection: @unchecked Sendable {
     condition.lock()
     if reason == nil { reason = why }
     readerDone = true
-    finishing = true
+    // A half-closing peer still reads what is written to it, until ``finish()``.
+    if !(halfCloses && why == .endOfInput) { finishing = true }
     condition.broadcast()
     let finished = endIfDone()
     condition.unlock()
     finished?()
+    return why
   }
 
   private var isFinishingOrAborted: Bool {
@@ -310,14 +329,18 @@ public final class Connection: @unchecked Sendable {
         }
         continue
       }
-      if finishing {
+      let draining = finishing && drainsSource
+      if finishing && !draining {
         condition.unlock()
         break
       }
       wakePending = false
       let source = self.source
       condition.unlock()
-      guard let body = source?.nextOutgoingBody() else { continue }
+      guard let body = source?.nextOutgoingBody() else {
+        if draining { break writing }
+        continue
+      }
       if let failure = write(FrameEncoder.frame(body)) {
         why = failure
         break writing
