@@ -79,6 +79,12 @@ final class ClientQueue: OutgoingSource, Sendable {
     if shouldWake { wake() }
   }
 
+  /// Stops taking events but keeps what is queued, to be sent (`shutdown`, `exit`: the
+  /// history and events a subscription was given before are still the client's).
+  func stopTaking() {
+    state.withLock { $0.subscribed = false }
+  }
+
   /// Stops the subscription and discards what is queued.
   func deactivate() {
     state.withLock { state in

@@ -54,9 +54,14 @@ final class EventHub: EventSink, Sendable {
     }
   }
 
-  func unsubscribe(_ queue: ClientQueue) {
+  /// Ends `queue`'s subscription; with `keepingQueued`, what it holds is still sent.
+  func unsubscribe(_ queue: ClientQueue, keepingQueued: Bool = false) {
     state.withLock { state in _ = state.subscribers.removeValue(forKey: ObjectIdentifier(queue)) }
-    queue.deactivate()
+    if keepingQueued {
+      queue.stopTaking()
+    } else {
+      queue.deactivate()
+    }
   }
 
   var subscriberCount: Int { state.withLock { $0.subscribers.count } }

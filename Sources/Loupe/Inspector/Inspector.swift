@@ -128,7 +128,11 @@ public final class Inspector: Sendable {
     let session = ServerSession(
       handler: handler,
       send: { [weak connection] body in connection?.send(body: body) },
-      exit: { [weak connection] in connection?.finish() },
+      // After every answer (ServerSession waits for them): the events queued so far, then close.
+      exit: { [weak connection] in
+        hub.unsubscribe(queue, keepingQueued: true)
+        connection?.finish(drainingSource: true)
+      },
       onChange: activity.changed)
     let client = ServedClient(
       handler: handler, connection: connection, session: session, origin: origin, connectedAt: .now,
@@ -136,11 +140,13 @@ public final class Inspector: Sendable {
     let key = ObjectIdentifier(client)
     state.withLock { $0.clients[key] = client }
     ExitFlush.register(self)
-    connection.start(source: queue, onFrame: { body in session.receive(body) }) { [weak self] _ in
-      handler.closed()
-      self?.state.withLock { _ = $0.clients.removeValue(forKey: key) }
-      activity.changed()
-    }
+    connection.start(
+      source: queue, onFrame: { body in session.receive(body) },
+      onClose: { [weak self] _ in
+        handler.closed()
+        self?.state.withLock { _ = $0.clients.removeValue(forKey: key) }
+        activity.changed()
+      })
   }
 
   /// The hub, attached to the bus on first use (which starts the session).

@@ -108,8 +108,10 @@ final class InspectorClient: ServerHandler, Sendable {
     }
   }
 
+  /// No new events for this client; those already queued (its history among them) are still
+  /// sent before `exit` closes the connection.
   func shutdown() {
-    hub.unsubscribe(queue)
+    hub.unsubscribe(queue, keepingQueued: true)
   }
 
   func cancelled(_ id: RequestID) {
