@@ -20,7 +20,9 @@ struct ReplayCommand: Command {
       pass its filter (as history with history: true, as live events without); loupe/stores \
       lists the stores alive at the end; loupe/state answers with the values the recorded \
       changes wrote (a trace holds changes, not whole states); loupe/mark adds marks after \
-      the recording. Ends when the editor sends exit or closes its end.
+      the recording. Requests are answered in the order they come. Ends when the editor sends \
+      exit or closes its end, once every request received is answered and the subscription's \
+      events are written.
       """,
     usage: "FILE",
     arguments: [TraceInput.fileArgument],
@@ -51,8 +53,20 @@ struct ReplayCommand: Command {
     let server = ReplayServer(path: path, catalog: catalog, stderr: context.stderr) { [weak connection] in
       connection?.wakeWriter()
     }
+    // The session calls `exit` once every request before it is answered; the editor may also
+    // just close its end after its last request. Either way, send the subscription's events
+    // before closing: an editor may write a whole session at once and read afterwards.
+    let session = ServerSession(
+      handler: server, send: { [weak connection] body in connection?.send(body: body) },
+      exit: { [weak connection] in connection?.finish(drainingSource: true) })
+    let endOfInput: @Sendable () -> Void = { [weak connection] in
+      server.drain()
+      connection?.finish(drainingSource: true)
+    }
     let closed = AsyncStream<Void>.makeStream()
-    ServerSession.serve(server, on: connection, source: server) { _ in closed.continuation.finish() }
+    connection.start(
+      source: server, onFrame: { body in session.receive(body) }, onEndOfInput: endOfInput,
+      onClose: { _ in closed.continuation.finish() })
     for await _ in closed.stream {}
     return ExitStatus.success
   }

@@ -8,6 +8,7 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
+import Synchronization
 
 /// `attach --stdio`: an editor speaks the protocol to loupe on loupe's stdin/stdout, and loupe
 /// passes every frame to the program and back unchanged, recording the events that flow to
@@ -15,7 +16,9 @@ import LoupeRPC
 ///
 /// When the program ends, loupe finishes writing to the editor and exits with the program's
 /// status. When the editor closes its end, loupe sends the program `exit` on its behalf (the
-/// program goes on, as with any client that leaves) and waits for the program to end.
+/// program goes on, as with any client that leaves) and waits for the program to end. Until
+/// the program has closed the connection, whatever it sends still reaches the editor: an
+/// editor may write a whole session and close its end before it reads the answers.
 struct StdioBridge {
   var target: AttachSession.Target
   var recordPath: String?
@@ -67,11 +70,19 @@ struct StdioBridge {
         editor?.finish()  // write what the program said, then close
         childClosed.continuation.finish()
       })
+    // The editor left: end its session with the program as an `exit` would (once).
+    let left = Atomic<Bool>(false)
+    let leave: @Sendable () -> Void = { [weak child] in
+      guard !left.exchange(true, ordering: .relaxed) else { return }
+      child?.send(ExitNotification().message)
+    }
     editor.start(
       onFrame: { [weak child] body in child?.send(body: body) },
-      onClose: { [weak child] _ in
-        // The editor left: end its session with the program as an `exit` would.
-        child?.send(ExitNotification().message)
+      // Its end of stdin closed: the program's answers still go to its stdout until the program
+      // closes the connection (then `editor.finish()` above).
+      onEndOfInput: leave,
+      onClose: { _ in
+        leave()
         editorClosed.continuation.finish()
       })
     for await _ in childClosed.stream {}

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LoupeCore
 import LoupeRPC
@@ -15,6 +16,11 @@ import Synchronization
 /// - `loupe/state` answers with the values the trace's changes wrote (see
 ///   ``StateReconstruction``); a value no change wrote is `-32602` saying so.
 /// - `loupe/mark` adds a mark after the recording, numbered after its last event.
+///
+/// Requests are answered one after another, in the order they came, off the reader thread
+/// (a `loupe/state` is a pass over the file). `shutdown` (answered by the session after every
+/// request before it) ends nothing a subscription was promised: every event of the recording that
+/// passes its filter is still sent (the connection drains this source before it closes).
 final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
   private struct Stream {
     var reader: TraceReader
@@ -26,10 +32,16 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     var marks: [Event] = []
     var nextSeq: Int
     var subscribed = false
+    /// Requests queued or being answered, by id, with a token telling one from a later
+    /// request with the same id; a cancelled one is removed, so it is skipped.
+    var pending: [RequestID: Int] = [:]
+    var nextToken = 0
   }
 
   // `TraceReader` is not Sendable; it is only used under this lock.
   private let state: Mutex<State>
+  /// Answers the requests, one at a time, in the order they came.
+  private let work = DispatchQueue(label: "loupe.replay.requests")
   let path: String
   let catalog: TraceCatalog
   let stderr: Output
@@ -44,6 +56,11 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     state = Mutex(State(nextSeq: catalog.lastSeq + 1))
   }
 
+  /// Returns once every request received so far is answered. Never call it from an answer.
+  func drain() {
+    work.sync {}
+  }
+
   // MARK: ServerHandler
 
   func initialize(_ request: InitializeRequest) -> InitializeResult {
@@ -53,6 +70,27 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
   }
 
   func handle(_ request: IncomingRequest, reply: Reply) {
+    let token = state.withLock { state in
+      state.nextToken += 1
+      state.pending[request.id] = state.nextToken
+      return state.nextToken
+    }
+    work.async { [self] in
+      let current = state.withLock { $0.pending[request.id] == token }
+      guard current else { return }  // cancelled before its turn
+      answer(request, reply: reply)
+      state.withLock { state in
+        if state.pending[request.id] == token { state.pending[request.id] = nil }
+      }
+    }
+  }
+
+  func cancelled(_ id: RequestID) {
+    state.withLock { _ = $0.pending.removeValue(forKey: id) }
+  }
+
+  /// Answers one request, on the work queue.
+  private func answer(_ request: IncomingRequest, reply: Reply) {
     do throws(ResponseError) {
       switch request.method {
       case SubscribeRequest.method:
@@ -71,24 +109,20 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
       case StateRequest.method:
         let query = try request.decode(StateRequest.self)
         let statePath = try query.statePath() ?? .root
-        let (path, lastSeq) = (self.path, catalog.lastSeq)
-        // A pass over the file: off the reader thread.
-        Task.detached {
-          do throws(CommandFailure) {
-            switch try StateReconstruction.value(of: query.store, at: statePath, in: path) {
-            case .success(let value):
-              reply(StateRequest.self, .init(store: query.store, seq: lastSeq, state: value))
-            case .failure(.noValue):
-              reply.failure(.invalidParams("Store '\(query.store)' has no value at path '\(statePath)' at the end of the trace"))
-            case .failure(.notRecorded):
-              let what = statePath.isRoot ? "the state of '\(query.store)'" : "'\(statePath)' of '\(query.store)'"
-              reply.failure(
-                .invalidParams(
-                  "The trace does not hold \(what): traces record changes, not whole states (ask for a path that an action changed)"))
-            }
-          } catch {
-            reply.failure(.internalError(error.message))
+        do throws(CommandFailure) {
+          switch try StateReconstruction.value(of: query.store, at: statePath, in: path) {
+          case .success(let value):
+            reply(StateRequest.self, .init(store: query.store, seq: catalog.lastSeq, state: value))
+          case .failure(.noValue):
+            reply.failure(.invalidParams("Store '\(query.store)' has no value at path '\(statePath)' at the end of the trace"))
+          case .failure(.notRecorded):
+            let what = statePath.isRoot ? "the state of '\(query.store)'" : "'\(statePath)' of '\(query.store)'"
+            reply.failure(
+              .invalidParams(
+                "The trace does not hold \(what): traces record changes, not whole states (ask for a path that an action changed)"))
           }
+        } catch {
+          reply.failure(.internalError(error.message))
         }
       case MarkRequest.method:
         let mark = try request.decode(MarkRequest.self)
@@ -137,12 +171,8 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     return count
   }
 
-  func shutdown() {
-    state.withLock {
-      $0.stream = nil
-      $0.subscribed = false
-    }
-  }
+  // `shutdown`: the session answers it after every request before it; the subscription's
+  // events still flow.
 
   // MARK: OutgoingSource
 
