@@ -124,6 +124,51 @@ import Testing
     client.program?.terminate()
   }
 
+  @Test func aClientThatWritesItsSessionAndClosesItsEndGetsEveryAnswerAndItsHistory() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Probe.executable)
+    process.arguments = ["probe", "--burst", "2000", "--hold", "--seconds", "30"]
+    var env = ProcessInfo.processInfo.environment
+    env["LOUPE"] = "stdio"
+    env["LOUPE_RECORD"] = nil
+    process.environment = env
+    let input = Pipe()
+    let output = Pipe()
+    let progress = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = progress
+    try process.run()
+    defer { process.terminate() }
+    // After the burst the history is thousands of events, far more than a pipe holds: most of
+    // it is still queued when the session ends, since nothing is read until then.
+    try Probe.waitForLine("probe: burst-done", in: progress.fileHandleForReading)
+    let session: [Message] = [
+      .request(id: 1, method: "initialize", params: [:]),
+      .request(id: 2, method: "loupe/subscribe", params: ["history": true]),
+      .request(id: 3, method: "loupe/stores", params: nil),
+      .request(id: 4, method: "loupe/state", params: ["store": "Probe#1", "path": "count"]),
+      .request(id: 5, method: "shutdown", params: nil),
+    ]
+    input.fileHandleForWriting.write(Data(session.flatMap { FrameEncoder.frame($0.body) }))
+    try input.fileHandleForWriting.close()  // no `exit`: the end of input stands for it
+    // The program closes the connection (its stdout) once everything is written, and goes on.
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    #expect(process.isRunning)
+    var decoder = FrameDecoder()
+    decoder.append(Array(data))
+    var messages: [JSON] = []
+    while case .frame(let body) = decoder.next() { messages.append(try JSONParser.parse(body)) }
+    let answers = messages.filter { $0["id"] != nil }
+    #expect(answers.map { $0["id"] } == [1, 2, 3, 4, 5])
+    let history = try #require(answers[1]["result"]?["history"]?.intValue)
+    #expect(history > 4000)
+    let seqs = messages.compactMap { $0["params"]?["events"]?.arrayValue }.flatMap { $0 }.compactMap { $0["seq"]?.intValue }
+    #expect(seqs.count >= history)
+    let historyFirst = seqs.prefix(history).elementsEqual(1...history)
+    #expect(historyFirst, "the history, seq 1 to \(history), comes first")
+  }
+
   @Test func eventsQueuedAtExitAreFlushed() async throws {
     let client = try Probe.launchStdio(["--hold"])
     var reader = EventReader(client)

@@ -142,6 +142,8 @@ public final class Inspector: Sendable {
     ExitFlush.register(self)
     connection.start(
       source: queue, onFrame: { body in session.receive(body) },
+      // A client that closes its end after its last request still gets the answers.
+      onEndOfInput: { session.inputEnded() },
       onClose: { [weak self] _ in
         handler.closed()
         self?.state.withLock { _ = $0.clients.removeValue(forKey: key) }

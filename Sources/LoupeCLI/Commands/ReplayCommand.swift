@@ -53,19 +53,15 @@ struct ReplayCommand: Command {
     let server = ReplayServer(path: path, catalog: catalog, stderr: context.stderr) { [weak connection] in
       connection?.wakeWriter()
     }
-    // The session calls `exit` once every request before it is answered; the editor may also
-    // just close its end after its last request. Either way, send the subscription's events
-    // before closing: an editor may write a whole session at once and read afterwards.
+    // The session calls `exit` once every request before it is answered, also when the editor
+    // just closes its end after its last request; the subscription's events are written before
+    // the connection closes. An editor may write a whole session at once and read afterwards.
     let session = ServerSession(
       handler: server, send: { [weak connection] body in connection?.send(body: body) },
       exit: { [weak connection] in connection?.finish(drainingSource: true) })
-    let endOfInput: @Sendable () -> Void = { [weak connection] in
-      server.drain()
-      connection?.finish(drainingSource: true)
-    }
     let closed = AsyncStream<Void>.makeStream()
     connection.start(
-      source: server, onFrame: { body in session.receive(body) }, onEndOfInput: endOfInput,
+      source: server, onFrame: { body in session.receive(body) }, onEndOfInput: { session.inputEnded() },
       onClose: { _ in closed.continuation.finish() })
     for await _ in closed.stream {}
     return ExitStatus.success

@@ -56,11 +56,6 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     state = Mutex(State(nextSeq: catalog.lastSeq + 1))
   }
 
-  /// Returns once every request received so far is answered. Never call it from an answer.
-  func drain() {
-    work.sync {}
-  }
-
   // MARK: ServerHandler
 
   func initialize(_ request: InitializeRequest) -> InitializeResult {

@@ -113,6 +113,12 @@ public final class ServerSession: Sendable {
     }
   }
 
+  /// The client closed its end after its last frame: the same as `exit` (`exit` is called
+  /// once every request received is answered). For a connection started with `onEndOfInput`.
+  public func inputEnded() {
+    notification(method: ExitNotification.method, params: nil)
+  }
+
   private func handle(_ item: IncomingItem, batch: BatchReply?, index: Int) {
     switch item {
     case .invalid(let id, let error):
