@@ -51,22 +51,13 @@ struct EventLineScanner {
 
   private mutating func topLevelObject() -> Fields? {
     var fields = Fields()
-    i += 1
-    skipWhitespace()
-    if peek == UInt8(ascii: "}") {
-      i += 1
-      return fields
-    }
     // Keys seen so far (KnownKey bits), and whether the members cannot be read here: an
     // escaped key may spell a known one, and of repeated keys the decoder reads the first.
     var seen: UInt8 = 0
     var ambiguous = false
-    while true {
-      guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
-      skipWhitespace()
-      guard peek == UInt8(ascii: ":") else { return nil }
-      i += 1
-      skipWhitespace()
+    var step = open(depth: 0, closing: UInt8(ascii: "}"))
+    while step == .next {
+      guard let key = key() else { return nil }
       let name = key.escaped ? nil : KnownKey(bytes, key.range)
       let valueStart = i
       guard value(depth: 1) else { return nil }
@@ -83,36 +74,18 @@ struct EventLineScanner {
         case .time: fields.hasTime = isNumber(at: valueStart)
         }
       }
-      skipWhitespace()
-      switch peek {
-      case UInt8(ascii: ","):
-        i += 1
-        skipWhitespace()
-      case UInt8(ascii: "}"):
-        i += 1
-        if ambiguous { fields.kind = .other }  // decode the event to know
-        return fields
-      default:
-        return nil
-      }
+      step = separator(closing: UInt8(ascii: "}"))
     }
+    guard step == .done else { return nil }
+    if ambiguous { fields.kind = .other }  // decode the event to know
+    return fields
   }
 
   private enum KnownKey: UInt8 {
     case kind = 1, store = 2, action = 4, seq = 8, time = 16
 
     init?(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-      func equals(_ text: StaticString) -> Bool {
-        guard text.utf8CodeUnitCount == range.count else { return false }
-        return text.withUTF8Buffer { expected in
-          var j = 0
-          while j < range.count {
-            if expected[j] != bytes[range.lowerBound + j] { return false }
-            j += 1
-          }
-          return true
-        }
-      }
+      func equals(_ text: StaticString) -> Bool { EventLineScanner.bytes(bytes, range, equal: text) }
       switch range.count {
       case 3 where equals("seq"): self = .seq
       case 4 where equals("kind"): self = .kind
@@ -168,55 +141,67 @@ struct EventLineScanner {
   }
 
   private mutating func object(depth: Int) -> Bool {
-    guard depth <= JSONParser.maximumDepth else { return false }
-    i += 1
-    skipWhitespace()
-    if peek == UInt8(ascii: "}") {
-      i += 1
-      return true
+    var step = open(depth: depth, closing: UInt8(ascii: "}"))
+    while step == .next {
+      guard key() != nil, value(depth: depth) else { return false }
+      step = separator(closing: UInt8(ascii: "}"))
     }
-    while true {
-      guard peek == UInt8(ascii: "\""), string() != nil else { return false }
-      skipWhitespace()
-      guard peek == UInt8(ascii: ":") else { return false }
-      i += 1
-      skipWhitespace()
-      guard value(depth: depth) else { return false }
-      skipWhitespace()
-      switch peek {
-      case UInt8(ascii: ","):
-        i += 1
-        skipWhitespace()
-      case UInt8(ascii: "}"):
-        i += 1
-        return true
-      default:
-        return false
-      }
-    }
+    return step == .done
   }
 
   private mutating func array(depth: Int) -> Bool {
-    guard depth <= JSONParser.maximumDepth else { return false }
+    var step = open(depth: depth, closing: UInt8(ascii: "]"))
+    while step == .next {
+      guard value(depth: depth) else { return false }
+      step = separator(closing: UInt8(ascii: "]"))
+    }
+    return step == .done
+  }
+
+  /// Where an object or array scan stands: before a member or element, past its end, or at an error.
+  private enum Step { case next, done, invalid }
+
+  /// Steps past the `{` or `[` at `i`, and past `closing` too when it follows at once.
+  private mutating func open(depth: Int, closing: UInt8) -> Step {
+    guard depth <= JSONParser.maximumDepth else { return .invalid }
     i += 1
     skipWhitespace()
-    if peek == UInt8(ascii: "]") {
+    guard peek == closing else { return .next }
+    i += 1
+    return .done
+  }
+
+  /// Steps past the comma after a member or element, or past `closing`.
+  private mutating func separator(closing: UInt8) -> Step {
+    skipWhitespace()
+    switch peek {
+    case UInt8(ascii: ","):
       i += 1
-      return true
-    }
-    while true {
-      guard value(depth: depth) else { return false }
       skipWhitespace()
-      switch peek {
-      case UInt8(ascii: ","):
-        i += 1
-        skipWhitespace()
-      case UInt8(ascii: "]"):
-        i += 1
-        return true
-      default:
-        return false
-      }
+      return .next
+    case closing:
+      i += 1
+      return .done
+    default:
+      return .invalid
+    }
+  }
+
+  /// Scans a member's key and its colon, up to the value.
+  private mutating func key() -> (range: Range<Int>, escaped: Bool)? {
+    guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
+    skipWhitespace()
+    guard peek == UInt8(ascii: ":") else { return nil }
+    i += 1
+    skipWhitespace()
+    return key
+  }
+
+  static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, equal text: StaticString) -> Bool {
+    guard range.count == text.utf8CodeUnitCount else { return false }
+    return text.withUTF8Buffer { expected in
+      for j in 0..<range.count where bytes[range.lowerBound + j] != expected[j] { return false }
+      return true
     }
   }
 
@@ -361,7 +346,7 @@ extension EventLineScanner {
       case "method":
         let start = scanner.i
         guard scanner.value(depth: 1) else { return false }
-        isEventsMethod = scanner.bytesEqual(start..<scanner.i, "\"loupe/events\"")
+        isEventsMethod = EventLineScanner.bytes(scanner.bytes, start..<scanner.i, equal: "\"loupe/events\"")
         return true
       case "params" where scanner.peek == UInt8(ascii: "{"):
         return scanner.members(depth: 2) { scanner, key in
@@ -381,69 +366,27 @@ extension EventLineScanner {
   /// The members of the object at `i`: `body` scans each value (from its first byte), given
   /// the key when it has no escapes (else `""`).
   private mutating func members(depth: Int, _ body: (inout EventLineScanner, String) -> Bool) -> Bool {
-    guard depth <= JSONParser.maximumDepth else { return false }
-    i += 1
-    skipWhitespace()
-    if peek == UInt8(ascii: "}") {
-      i += 1
-      return true
-    }
-    while true {
-      guard peek == UInt8(ascii: "\""), let key = string() else { return false }
+    var step = open(depth: depth, closing: UInt8(ascii: "}"))
+    while step == .next {
+      guard let key = key() else { return false }
       let name = key.escaped ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[key.range]), as: UTF8.self)
-      skipWhitespace()
-      guard peek == UInt8(ascii: ":") else { return false }
-      i += 1
-      skipWhitespace()
       guard body(&self, name) else { return false }
-      skipWhitespace()
-      switch peek {
-      case UInt8(ascii: ","):
-        i += 1
-        skipWhitespace()
-      case UInt8(ascii: "}"):
-        i += 1
-        return true
-      default:
-        return false
-      }
+      step = separator(closing: UInt8(ascii: "}"))
     }
+    return step == .done
   }
 
   /// The byte ranges of the elements of the array at `i`.
   private mutating func elementRanges(depth: Int) -> [Range<Int>]? {
-    guard depth <= JSONParser.maximumDepth else { return nil }
     var ranges: [Range<Int>] = []
-    i += 1
-    skipWhitespace()
-    if peek == UInt8(ascii: "]") {
-      i += 1
-      return ranges
-    }
-    while true {
+    var step = open(depth: depth, closing: UInt8(ascii: "]"))
+    while step == .next {
       let start = i
       guard value(depth: depth) else { return nil }
       ranges.append(start..<i)
-      skipWhitespace()
-      switch peek {
-      case UInt8(ascii: ","):
-        i += 1
-        skipWhitespace()
-      case UInt8(ascii: "]"):
-        i += 1
-        return ranges
-      default:
-        return nil
-      }
+      step = separator(closing: UInt8(ascii: "]"))
     }
-  }
-
-  private func bytesEqual(_ range: Range<Int>, _ text: StaticString) -> Bool {
-    guard range.count == text.utf8CodeUnitCount else { return false }
-    return text.withUTF8Buffer { expected in
-      for j in 0..<range.count where bytes[range.lowerBound + j] != expected[j] { return false }
-      return true
-    }
+    return step == .done ? ranges : nil
   }
 }
 
