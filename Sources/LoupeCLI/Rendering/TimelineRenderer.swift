@@ -118,13 +118,14 @@ struct TimelineRenderer {
       if let previous = e.previous { return ("\(e.reason.rawValue): \(previous) → \(e.identity)", []) }
       return ("\(e.reason.rawValue) \(e.identity)", [])
     case .actionReceived(let e):
+      // The payload belongs to the action (`rowsDeleted([0])`); where it came from follows.
       var text = style.apply(.cyan, e.action)
+      if let payload = Self.payload(of: e) { text += style.dim(payload) }
       switch e.origin {
       case .send: break
       case .parent: text += style.dim(" (from parent)")
       case .effect: text += style.dim(e.effect.map { " (from effect \($0))" } ?? " (from an effect)")
       }
-      if let payload = Self.payload(of: e) { text += style.dim(payload) }
       return (text, [])
     case .stateChanged(let e):
       return (e.summary, ChangeLines.lines(e.changes, style: style))
