@@ -84,13 +84,13 @@ enum BuiltProducts {
     var description: String { "The '\(name)' executable is not in the build products; run 'swift build' first." }
   }
 
-  /// Runs a built executable to its end and returns its output.
+  /// Runs a built executable (or the program at an absolute path) to its end and returns its output.
   static func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
     closeStdin: Bool = true, currentDirectory: String? = nil
   ) throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try executable(name))
+    process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : try executable(name))
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = nil

@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import Testing
 
 /// `loupe demo` runs a scenario attached, records it, and suggests what to try next.
@@ -32,23 +33,113 @@ import Testing
   }
 }
 
-/// The real demo, once `loupe-examples` has its scenarios.
+/// The real demos: each scenario's story plays to its end, and each suggestion, run as the
+/// user would paste it, shows what its comment promises in that scenario's trace.
 @Suite struct RealDemoTests {
-  static let examplesHavePages: Bool = {
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+  /// What `loupe demo SCENARIO` prints after "Try next:", run in the package (so `swift run
+  /// loupe`), with TRACE for the trace's path.
+  static let suggestions: [String: [String]] = [
+    "pages": [
+      "  swift run loupe doctor TRACE                           # the pitfalls in this run, explained",
+      "  swift run loupe show TRACE --kind 'effect.*'           # effects, with how long each ran",
+      "  swift run loupe show TRACE --format changes            # state changes, _printChanges style",
+      "  swift run loupe stats TRACE                            # actions, reducer time, effect durations",
+      "  swift run loupe export TRACE --chrome-trace demo.json  # then open demo.json in https://ui.perfetto.dev",
+    ],
+    "game": [
+      "  swift run loupe show TRACE --kind identity.changed             # each visit to the results page is a new identity",
+      "  swift run loupe show TRACE --store 'GameFeature#1/resultList'  # the results page's own story, both visits",
+      "  swift run loupe show TRACE --path 'results*'                   # results added, deleted on the page, then on the game once saved",
+      "  swift run loupe stats TRACE                                    # actions, reducer time, identity changes per store",
+      "  swift run loupe export TRACE --chrome-trace demo.json          # then open demo.json in https://ui.perfetto.dev",
+    ],
+    "todos": [
+      "  swift run loupe doctor TRACE                               # a derived value recomputed for nothing, explained",
+      "  swift run loupe show TRACE --kind effect.cancelled         # the searches that typing dropped (cancelInFlight)",
+      "  swift run loupe show TRACE --kind derived.recomputed       # what each action recomputed, and whether it changed",
+      "  swift run loupe show TRACE --path 'database.todos*.title'  # one to-do renamed: a single path among 5000 to-dos",
+      "  swift run loupe stats TRACE                                # reducer time, effects, derived values",
+    ],
+  ]
+
+  /// For each suggestion, in order: the exit status and a line its output must hold (`export`
+  /// writes demo.json and nothing else).
+  static let outcomes: [String: [(status: Int32, holds: String)]] = [
+    "pages": [
+      (1, "1. Effect cancelled by another store"), (0, "— another store"), (0, "PageFeature#2: _count changed."),
+      (0, "PageFeature.Action.onAppear"), (0, ""),
+    ],
+    "game": [
+      (0, "GameFeature#1/resultList  presented: i4 → i5"), (0, "GameResultListFeature.Action.rowsDeleted([0, 1])"),
+      (0, "− results.results[id: 1]"), (0, "GameFeature#1/resultList                 4  dismissed 2, presented 2"), (0, ""),
+    ],
+    "todos": [
+      (1, "1. Derived value recomputed with unchanged output"), (0, "cancelInFlight by TodosFeature#1"),
+      (0, "workload in"), (0, ".title: \"Pay the garage #9!\""), (0, "DERIVED VALUE"),
+    ],
+  ]
+
+  static let examplesHaveScenarios: Bool = {
     guard let run = try? BuiltProducts.run("loupe-examples", ["--help"]) else { return false }
-    return run.stdout.contains("pages")
+    return run.stdout.contains("todos")
   }()
 
-  @Test(.enabled(if: examplesHavePages, "loupe-examples has no pages scenario in this build"))
-  func thePagesDemoShowsTheSeedBugAndDoctorExplainsIt() throws {
+  @Test(.enabled(if: examplesHaveScenarios), arguments: ["pages", "game", "todos"])
+  func theDemoPlaysItsStoryAndEverySuggestionShowsWhatItSays(scenario: String) throws {
     let dir = TemporaryDirectory()
-    let run = try BuiltProducts.run("loupe", ["demo"], environment: ["TMPDIR": dir.path])
+    let run = try BuiltProducts.run(
+      "loupe", scenario == "pages" ? ["demo"] : ["demo", scenario], environment: ["TMPDIR": dir.path],
+      currentDirectory: Self.packageRoot)
     #expect(run.status == 0)
-    #expect(run.stdout.contains("— another store"))
-    #expect(run.stdout.contains("Try next:"))
-    let trace = URL(fileURLWithPath: dir.path).appendingPathComponent("loupe-demo-pages.loupe").path
-    let doctor = try BuiltProducts.run("loupe", ["doctor", trace, "--json"])
-    #expect(doctor.status == 1)
-    #expect(doctor.stdout.contains(#""code":"effect-cancelled-by-another-store""#))
+    let trace = URL(fileURLWithPath: dir.path).appendingPathComponent("loupe-demo-\(scenario).loupe").path
+    let lines = run.stdout.replacingOccurrences(of: trace, with: "TRACE").split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    let header = try #require(lines.first)
+    #expect(header.hasPrefix("loupe attach -- loupe-examples \(scenario) "))
+    let start = try #require(lines.firstIndex(of: "Recorded to TRACE. Try next:"))
+    let expected = try #require(Self.suggestions[scenario])
+    #expect(Array(lines[(start + 2)...].prefix { !$0.isEmpty }) == expected)
+    #expect(try Self.storyEnded(scenario, in: trace))
+    // Each suggestion as the user would paste it into a shell, with this loupe.
+    let loupe = try BuiltProducts.executable("loupe")
+    for (suggestion, outcome) in zip(expected, try #require(Self.outcomes[scenario])) {
+      let pasted = try #require(suggestion.components(separatedBy: "  # ").first)
+      let command = pasted.replacingOccurrences(of: "swift run loupe", with: "'\(loupe)'")
+        .replacingOccurrences(of: "TRACE", with: "'\(trace)'")
+      let result = try BuiltProducts.run("/bin/sh", ["-c", command], currentDirectory: dir.path)
+      #expect(result.status == outcome.status, "\(pasted)")
+      #expect(outcome.holds.isEmpty ? result.stdout.isEmpty : result.stdout.contains(outcome.holds), "\(pasted)")
+    }
+    if scenario != "todos" {
+      let chrome = try String(contentsOfFile: dir.file("demo.json"), encoding: .utf8)
+      #expect(chrome.hasPrefix(#"{"traceEvents":["#))
+    }
+  }
+
+  /// Whether the trace holds the last beat of the scenario's script.
+  static func storyEnded(_ scenario: String, in trace: String) throws -> Bool {
+    let events = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").dropFirst()
+      .map { try JSONParser.parse(Array($0.utf8)) }
+    func values(of action: String) -> [(store: String, value: JSON)] {
+      events.filter { $0["action"]?.stringValue == action }.compactMap { event in
+        guard let store = event["store"]?.stringValue, let value = event["value"]?.objectValue?.members.first?.value else { return nil }
+        return (store, value)
+      }
+    }
+    switch scenario {
+    case "pages":
+      // Shown first, then swiped to the last page and back: one swipe each second.
+      let shown = values(of: "PageFeature.Action.selected").filter { $0.value == true }.map(\.store)
+      return shown == [1, 2, 3, 4, 3, 2, 1].map { "PageFeature#\($0)" }
+    case "game":
+      // The first visit to the results page saves, the second discards.
+      return values(of: "GameFeature.Action.alert").map(\.value) == ["saveTapped", "discardTapped"]
+    default:
+      // "pay" typed, then the search cleared (the last beat), then the scenario's own clean-up.
+      return values(of: "TodosFeature.Action.queryChanged").map(\.value) == ["p", "pa", "pay", "", ""]
+    }
   }
 }

@@ -8,77 +8,88 @@ struct DemoCommand: Command {
     abstract: "Run a bundled example attached, then suggest what to try next.",
     discussion: """
       Runs a scenario of loupe-examples (built next to loupe) under 'loupe attach', records \
-      it to a trace in the temporary directory, and ends by itself within a few seconds. \
-      The default scenario, pages, is a pager whose pages each run a timer, with the \
-      cancellation scope shared as in TCA 1.9: watch one page's swipe cancel another \
-      page's timer, then ask 'loupe doctor' about it.
+      it to a trace in the temporary directory, and ends by itself once its story has \
+      played, in under five seconds (faster than real time: pages 1.5×, game 2×, todos \
+      1.25×). The default scenario, pages, is a pager whose pages each run a timer, with \
+      the cancellation scope shared as in TCA 1.9: watch one page's swipe cancel another \
+      page's timer, then ask 'loupe doctor' about it. Then it suggests what to try on that \
+      scenario's trace.
       """,
     usage: "[SCENARIO]",
     arguments: [PositionalSpec(name: "SCENARIO", help: "pages (default), game or todos.", isOptional: true)],
-    options: [.option("--seconds", value: "N", help: "How long the scenario runs (default: 3).")],
-    examples: [("loupe demo", "The pages scenario"), ("loupe demo todos", "Derived values and identities")])
-
-  static let scenarios = ["pages", "game", "todos"]
+    options: [
+      .option(
+        "--seconds", value: "N",
+        help: "How long the scenario runs, in seconds (default: one pass of its story: pages 4.4, game 4.1, todos 4.2).")
+    ],
+    examples: [
+      ("loupe demo", "The pages scenario: one store cancels another's timer"),
+      ("loupe demo game", "Navigation: a page presented and dismissed, rows deleted"),
+      ("loupe demo todos", "Derived values, dropped searches, a big state"),
+    ])
 
   var scenario: String
-  var seconds: String
+  var seconds: String?
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    scenario = arguments.positionals.first ?? "pages"
-    seconds = arguments.value("--seconds") ?? "3"
+    scenario = arguments.positionals.first ?? DemoScenario.pages.rawValue
+    seconds = arguments.value("--seconds")
   }
 
   func validate() throws(UsageError) {
-    guard Self.scenarios.contains(scenario) else {
+    guard DemoScenario(rawValue: scenario) != nil else {
       throw UsageError("Unknown scenario '\(scenario)': choose pages, game or todos")
     }
-    guard let value = Double(seconds), value > 0, value <= 600 else {
-      throw UsageError("Invalid value '\(seconds)' for '--seconds': expected a number of seconds (up to 600)")
+    if let seconds {
+      guard let value = Double(seconds), value > 0, value <= 600 else {
+        throw UsageError("Invalid value '\(seconds)' for '--seconds': expected a number of seconds (up to 600)")
+      }
     }
   }
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
+    guard let demo = DemoScenario(rawValue: scenario) else { return ExitStatus.usage }
     let examples = try Self.examplesExecutable(in: context)
     let trace = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-demo-\(scenario).loupe").path
     let style = context.style
-    context.stdout.line(style.bold("loupe attach -- loupe-examples \(scenario)") + style.dim("  (ends by itself in a few seconds)"))
+    let seconds = self.seconds.flatMap(Double.init) ?? demo.seconds
+    let arguments = [scenario] + demo.arguments + ["--seconds", Self.number(seconds)]
+    context.stdout.line(
+      style.bold("loupe attach -- loupe-examples " + arguments.joined(separator: " "))
+        + style.dim("  (ends by itself after \(Self.number(seconds)) s)"))
     context.stdout.line()
-    var command = [examples, scenario, "--seconds", seconds]
-    // The pages play seed 000: with one process-wide cancellation scope, as TCA 1.9 had, a
-    // swipe cancels another page's timer, which is what 'loupe doctor' then explains.
-    if scenario == "pages" { command.append("--shared-cancellation") }
-    let session = AttachSession(target: .launch(command), filter: .all, format: .text, recordPath: trace)
+    let session = AttachSession(target: .launch([examples] + arguments), filter: .all, format: .text, recordPath: trace)
     let status = try await session.run(in: context)
     guard status == ExitStatus.success else { return status }
-    let file = Self.shellQuoted(trace)
     let loupe = Self.howToRunLoupe(in: context)
-    let suggestions: [(String, String)] = [
-      ("\(loupe) doctor \(file)", "the pitfalls in this run, explained"),
-      ("\(loupe) show \(file) --kind 'effect.*'", "effects, with how long each ran"),
-      ("\(loupe) show \(file) --format changes", "state changes, _printChanges style"),
-      ("\(loupe) stats \(file)", "actions, reducer time, effect durations"),
-      ("\(loupe) export \(file) --chrome-trace demo.json", "then open demo.json in https://ui.perfetto.dev"),
-    ]
-    let width = suggestions.map(\.0.count).max() ?? 0
+    let suggestions = demo.suggestions(file: Self.shellQuoted(trace)).map { ("\(loupe) \($0.command)", $0.comment) }
     context.stdout.line()
     context.stdout.line(style.bold("Recorded to \(trace). Try next:"))
     context.stdout.line()
-    for (command, comment) in suggestions {
-      context.stdout.line("  " + Formatting.rightPad(command, width) + "  " + style.dim("# " + comment))
-    }
+    Self.list(suggestions, to: context)
     context.stdout.line()
     context.stdout.line(style.bold("Your own program") + " (built with Loupe):")
     context.stdout.line()
-    let own: [(String, String)] = [
-      ("\(loupe) attach -- .build/debug/MyApp", "watch it live"),
-      ("\(loupe) record bug.loupe -- .build/debug/MyApp", "record a trace for a bug report"),
-      ("LOUPE_RECORD=bug.loupe .build/debug/MyApp", "or let the program record itself"),
-    ]
-    let ownWidth = own.map(\.0.count).max() ?? 0
-    for (command, comment) in own {
-      context.stdout.line("  " + Formatting.rightPad(command, ownWidth) + "  " + style.dim("# " + comment))
-    }
+    Self.list(
+      [
+        ("\(loupe) attach -- .build/debug/MyApp", "watch it live"),
+        ("\(loupe) record bug.loupe -- .build/debug/MyApp", "record a trace for a bug report"),
+        ("LOUPE_RECORD=bug.loupe .build/debug/MyApp", "or let the program record itself"),
+      ], to: context)
     return status
+  }
+
+  /// Commands in a column, each with its comment.
+  private static func list(_ commands: [(String, String)], to context: CommandContext) {
+    let width = commands.map(\.0.count).max() ?? 0
+    for (command, comment) in commands {
+      context.stdout.line("  " + Formatting.rightPad(command, width) + "  " + context.style.dim("# " + comment))
+    }
+  }
+
+  /// `4.4`, `2`: a number as someone would type it.
+  static func number(_ value: Double) -> String {
+    String(format: "%g", value)
   }
 
   /// `loupe-examples` next to the running `loupe` (as `swift build` and `swift run` place
