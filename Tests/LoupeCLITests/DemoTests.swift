@@ -21,6 +21,34 @@ import Testing
     #expect(stats.status == 0)
   }
 
+  /// `swift run loupe demo` builds only loupe: demo builds loupe-examples in the package first.
+  @Test func demoBuildsTheExamplesWhenLoupeWasBuiltWithoutThem() throws {
+    let dir = TemporaryDirectory()
+    let products = dir.file("pkg/.build/x86_64-unknown-linux-gnu/debug")
+    try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: dir.file("bin"), withIntermediateDirectories: true)
+    try "// swift-tools-version: 6.0\n".write(toFile: dir.file("pkg/Package.swift"), atomically: true, encoding: .utf8)
+    try FileManager.default.copyItem(atPath: try BuiltProducts.executable("loupe"), toPath: products + "/loupe")
+    // A stand-in for swift: notes its arguments and "builds" loupe-examples (the probe).
+    let examples = try BuiltProducts.executable("loupe-examples")
+    let swift = """
+      #!/bin/sh
+      echo "$@" > '\(dir.file("swift-arguments"))'
+      printf '#!/bin/sh\\nexec %s probe --burst 2 --hold --seconds 0.2\\n' '\(examples)' > '\(products)/loupe-examples'
+      chmod +x '\(products)/loupe-examples'
+      """
+    try swift.write(toFile: dir.file("bin/swift"), atomically: true, encoding: .utf8)
+    chmod(dir.file("bin/swift"), 0o755)
+    let path = dir.file("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let run = try BuiltProducts.run(
+      products + "/loupe", ["demo"], environment: ["PATH": path, "TMPDIR": dir.path], currentDirectory: dir.file("pkg"))
+    #expect(run.status == 0)
+    let package = URL(fileURLWithPath: dir.file("pkg")).resolvingSymlinksInPath().path
+    #expect(try String(contentsOfFile: dir.file("swift-arguments"), encoding: .utf8) == "build --package-path \(package) --product loupe-examples\n")
+    #expect(run.stderr.hasPrefix("note: loupe-examples is not built yet; building it: swift build --package-path \(package) --product loupe-examples\n"))
+    #expect(run.stdout.contains("swift run loupe doctor"))
+  }
+
   @Test func demoUsageAndMissingExamples() async throws {
     let unknown = await loupe("demo", "chess")
     #expect(unknown.status == 2)

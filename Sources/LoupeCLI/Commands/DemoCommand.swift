@@ -92,17 +92,22 @@ struct DemoCommand: Command {
     String(format: "%g", value)
   }
 
-  /// `loupe-examples` next to the running `loupe` (as `swift build` and `swift run` place
-  /// them), or `LOUPE_EXAMPLES` when set.
+  /// `loupe-examples` next to the running `loupe` (as `swift build` places them; built there
+  /// first when this `loupe` was built in a package without it, as `swift run loupe demo`
+  /// does), or `LOUPE_EXAMPLES` when set.
   static func examplesExecutable(in context: CommandContext) throws(CommandFailure) -> String {
     if let path = context.environment["LOUPE_EXAMPLES"], !path.isEmpty { return path }
     guard let directory = context.executableDirectory else {
       throw CommandFailure("Cannot tell where loupe is installed, so cannot find loupe-examples; set LOUPE_EXAMPLES to its path.")
     }
     let path = directory + "/loupe-examples"
+    if !FileManager.default.isExecutableFile(atPath: path), let build = ExamplesBuild(loupeDirectory: directory) {
+      context.stderr.line("note: loupe-examples is not built yet; building it: \(build.commandLine)")
+      try build.run()
+    }
     guard FileManager.default.isExecutableFile(atPath: path) else {
       throw CommandFailure(
-        "loupe-examples is not next to loupe (in \(directory)). Build it with 'swift build --product loupe-examples', or run 'swift run loupe demo'.")
+        "loupe-examples is not next to loupe (in \(directory)). Build it with 'swift build --product loupe-examples' in the Loupe package, or set LOUPE_EXAMPLES to its path.")
     }
     return path
   }
