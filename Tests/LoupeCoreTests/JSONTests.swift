@@ -52,6 +52,48 @@ import Testing
       }
     }
   }
+
+  /// The writer keeps its bytes in a buffer of its own, shared by copies until one writes.
+  @Test func growsFromTheSmallestBufferAndCopiesStayApart() throws {
+    var w = JSONWriter(capacity: 1)
+    w.beginObject()
+    for index in 0..<40 {
+      w.key("k")
+      w.string("value \(index) \"quoted\"")
+    }
+    var copy = w
+    w.endObject()
+    #expect(w.count == w.bytes.count)
+    #expect(copy.count == w.count - 1)
+    copy.key(String(repeating: "x", count: 300))  // the copy writes: it grows a buffer of its own
+    copy.int(-1_234)
+    copy.endObject()
+    let text = w.string
+    #expect(text.hasPrefix(#"{"k":"value 0 \"quoted\"","k":"value 1"#))
+    #expect(text.hasSuffix(#""k":"value 39 \"quoted\""}"#))
+    #expect(try JSONParser.parse(copy.string)[String(repeating: "x", count: 300)] == -1_234)
+    #expect(w.string == text)  // unaffected by the copy's writes
+    w.reset()
+    w.int(7)
+    w.rawByte(0x0A)
+    #expect(w.withBytes { Array($0) } == Array("7\n".utf8))
+    w.bytes = Array("[1".utf8)
+    w.endArray()
+    #expect(w.string == "[1]")
+  }
+
+  @Test func integersOfEveryLength() {
+    var value = 1
+    for _ in 0..<18 {
+      for candidate in [value - 1, value, value + 1, -value, -value - 1] {
+        #expect(JSON.int(candidate).jsonText == "\(candidate)")
+      }
+      value *= 10
+    }
+    #expect(JSON.int(Int.max).jsonText == "\(Int.max)")
+    #expect(JSON.double(-0.0).jsonText == "-0.0")
+    #expect(JSON.double(-12.0).jsonText == "-12.0")
+  }
 }
 
 @Suite struct JSONParserTests {

@@ -12,56 +12,122 @@
 /// w.string   // {"seq":3,"kind":"mark"}
 /// ```
 public struct JSONWriter: Sendable {
-  public var bytes: [UInt8]
+  /// The buffer, shared by copies of a writer until one of them writes (copy on write).
+  @usableFromInline var storage: JSONWriterStorage
+  /// How many bytes of `storage` are written.
+  public private(set) var count = 0
   @usableFromInline var needsComma = false
 
   public init(capacity: Int = 256) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+    storage = JSONWriterStorage(capacity: capacity)
+  }
+
+  /// The bytes written so far (a copy; ``withBytes(_:)`` reads them in place).
+  public var bytes: [UInt8] {
+    get { Array(UnsafeBufferPointer(start: storage.base, count: count)) }
+    set {
+      storage = JSONWriterStorage(capacity: newValue.count)
+      count = 0
+      newValue.withUnsafeBufferPointer { rawBytes($0) }
+    }
+  }
+
+  /// Calls `body` with the bytes written so far, without copying them.
+  public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    try withExtendedLifetime(storage) { () throws(E) -> R in
+      try body(UnsafeRawBufferPointer(start: storage.base, count: count))
+    }
   }
 
   /// The text written so far.
-  public var string: String { String(decoding: bytes, as: UTF8.self) }
+  public var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
   /// Forgets what was written, keeping the buffer's capacity.
   public mutating func reset() {
-    bytes.removeAll(keepingCapacity: true)
+    count = 0
     needsComma = false
   }
 
+  /// Appends one byte as it is, with no separator (the line break after a trace line).
+  public mutating func rawByte(_ byte: UInt8) {
+    put(byte)
+  }
+
+  // Writing: every method makes room once (`tail`), then stores through a pointer. (Appending
+  // to an array byte by byte, or a few bytes at a time, cost several times as much: the
+  // uniqueness and capacity checks of each append, and a call for each run of bytes.)
+
+  /// Room for `n` more bytes, uniquely owned: where they go.
+  @inline(__always) @usableFromInline mutating func tail(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+    if _slowPath(storage.capacity &- count < n || !isKnownUniquelyReferenced(&storage)) { grow(n) }
+    return storage.base + count
+  }
+
+  @inline(never) @usableFromInline mutating func grow(_ n: Int) {
+    let capacity = Swift.max(storage.capacity * 2, count + n)
+    let larger = JSONWriterStorage(capacity: capacity)
+    larger.base.update(from: storage.base, count: count)
+    storage = larger
+  }
+
+  @inline(__always) @usableFromInline mutating func put(_ byte: UInt8) {
+    tail(1).pointee = byte
+    count &+= 1
+  }
+
+  @inline(__always) mutating func put(_ a: UInt8, _ b: UInt8) {
+    let p = tail(2)
+    p[0] = a
+    p[1] = b
+    count &+= 2
+  }
+
+  mutating func rawBytes(_ source: UnsafeBufferPointer<UInt8>) {
+    guard let base = source.baseAddress, !source.isEmpty else { return }
+    tail(source.count).update(from: base, count: source.count)
+    count &+= source.count
+  }
+
   @inlinable mutating func separate() {
-    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    if needsComma { put(UInt8(ascii: ",")) }
   }
 
   public mutating func beginObject() {
-    separate()
-    bytes.append(UInt8(ascii: "{"))
+    if needsComma { put(UInt8(ascii: ","), UInt8(ascii: "{")) } else { put(UInt8(ascii: "{")) }
     needsComma = false
   }
 
   public mutating func endObject() {
-    bytes.append(UInt8(ascii: "}"))
+    put(UInt8(ascii: "}"))
     needsComma = true
   }
 
   public mutating func beginArray() {
-    separate()
-    bytes.append(UInt8(ascii: "["))
+    if needsComma { put(UInt8(ascii: ","), UInt8(ascii: "[")) } else { put(UInt8(ascii: "[")) }
     needsComma = false
   }
 
   public mutating func endArray() {
-    bytes.append(UInt8(ascii: "]"))
+    put(UInt8(ascii: "]"))
     needsComma = true
   }
 
   /// Writes an object key that needs no escaping (the event model's own field names).
   public mutating func key(_ key: StaticString) {
-    separate()
-    bytes.append(UInt8(ascii: "\""))
-    key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    key.withUTF8Buffer { utf8 in
+      let n = utf8.count
+      let p = tail(n &+ 4)
+      var i = 0
+      if needsComma {
+        p[0] = UInt8(ascii: ",")
+        i = 1
+      }
+      p[i] = UInt8(ascii: "\"")
+      if let base = utf8.baseAddress { (p + i + 1).update(from: base, count: n) }
+      p[i &+ n &+ 1] = UInt8(ascii: "\"")
+      p[i &+ n &+ 2] = UInt8(ascii: ":")
+      count &+= i &+ n &+ 3
+    }
     needsComma = false
   }
 
@@ -69,25 +135,20 @@ public struct JSONWriter: Sendable {
   /// `StaticString` overload, which skips the escaping scan.)
   @_disfavoredOverload
   public mutating func key(_ key: String) {
-    separate()
     writeEscaped(key)
-    bytes.append(UInt8(ascii: ":"))
+    put(UInt8(ascii: ":"))
     needsComma = false
   }
 
   public mutating func null() {
     separate()
-    bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+    writeLiteral("null")
     needsComma = true
   }
 
   public mutating func bool(_ value: Bool) {
     separate()
-    if value {
-      bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])  // true
-    } else {
-      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])  // false
-    }
+    writeLiteral(value ? "true" : "false")
     needsComma = true
   }
 
@@ -101,22 +162,21 @@ public struct JSONWriter: Sendable {
   public mutating func double(_ value: Double) {
     separate()
     if !value.isFinite {
-      bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+      writeLiteral("null")
     } else if value == value.rounded(), abs(value) < 1e15 {
       // Integral values print without Swift's exponent forms, keeping one decimal so a
       // reader sees a floating-point number: 12.0
+      if value == 0, value.sign == .minus { put(UInt8(ascii: "-")) }
       writeInt(Int(value))
-      if value == 0, value.sign == .minus { bytes.insert(UInt8(ascii: "-"), at: bytes.count - 1) }
-      bytes.append(UInt8(ascii: "."))
-      bytes.append(UInt8(ascii: "0"))
+      put(UInt8(ascii: "."), UInt8(ascii: "0"))
     } else {
-      bytes.append(contentsOf: value.description.utf8)
+      var text = value.description
+      text.withUTF8 { rawBytes($0) }
     }
     needsComma = true
   }
 
   public mutating func string(_ value: String) {
-    separate()
     writeEscaped(value)
     needsComma = true
   }
@@ -124,7 +184,16 @@ public struct JSONWriter: Sendable {
   /// Writes already-encoded JSON text as the next value. The caller vouches for its validity.
   public mutating func raw(_ json: some Collection<UInt8>) {
     separate()
-    bytes.append(contentsOf: json)
+    let copied: Void? = json.withContiguousStorageIfAvailable { rawBytes($0) }
+    if copied == nil {
+      let p = tail(json.count)
+      var i = 0
+      for byte in json {
+        p[i] = byte
+        i &+= 1
+      }
+      count &+= i
+    }
     needsComma = true
   }
 
@@ -158,29 +227,36 @@ public struct JSONWriter: Sendable {
 
   // MARK: - Internals
 
+  mutating func writeLiteral(_ literal: StaticString) {
+    literal.withUTF8Buffer { rawBytes($0) }
+  }
+
   @usableFromInline mutating func writeInt(_ value: Int) {
     if value >= 0 && value < 10 {
-      bytes.append(UInt8(ascii: "0") &+ UInt8(value))
+      put(UInt8(ascii: "0") &+ UInt8(value))
       return
     }
     if value == Int.min {
-      bytes.append(contentsOf: "\(value)".utf8)
+      writeLiteral("-9223372036854775808")
       return
     }
     var magnitude = value < 0 ? -value : value
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var count = 0
-      while magnitude > 0 {
-        digits[count] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-        magnitude /= 10
-        count += 1
-      }
-      while count > 0 {
-        count -= 1
-        bytes.append(digits[count])
-      }
+    var digits = 1
+    var rest = magnitude
+    while rest >= 10 {
+      rest /= 10
+      digits &+= 1
     }
+    let sign = value < 0 ? 1 : 0
+    let p = tail(digits &+ sign)
+    if sign == 1 { p[0] = UInt8(ascii: "-") }
+    var i = sign &+ digits
+    repeat {
+      i &-= 1
+      p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    count &+= sign &+ digits
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -198,49 +274,83 @@ public struct JSONWriter: Sendable {
     return control | specials != 0
   }
 
+  /// Writes `string` quoted and escaped, after a comma if one is due.
   mutating func writeEscaped(_ string: String) {
-    bytes.append(UInt8(ascii: "\""))
     var string = string
-    string.withUTF8 { utf8 in
-      var runStart = 0
-      var index = 0
-      let count = utf8.count
-      // Most strings need no escaping: skip clean 8-byte words in one step each.
-      if let base = utf8.baseAddress {
-        while index + 8 <= count, !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-          index += 8
-        }
-      }
-      while index < count {
-        let byte = utf8[index]
-        if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-          index += 1
-          continue
-        }
-        if runStart < index {
-          bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        }
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        default:
-          bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-          bytes.append(Self.hexDigits[Int(byte >> 4)])
-          bytes.append(Self.hexDigits[Int(byte & 0xF)])
-        }
-        index += 1
-        runStart = index
-      }
-      if runStart < count {
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+    string.withUTF8 { writeEscaped($0) }
+  }
+
+  mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    let count = utf8.count
+    // Most strings need no escaping: skip clean 8-byte words in one step each, then bytes.
+    var index = 0
+    if let base = utf8.baseAddress {
+      while index + 8 <= count, !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+        index += 8
       }
     }
-    bytes.append(UInt8(ascii: "\""))
+    while index < count, Self.isPlain(utf8[index]) { index += 1 }
+    // The clean prefix, with the comma, the quotes (the closing one if nothing is left), in one go.
+    let comma = needsComma ? 1 : 0
+    let p = tail(comma &+ index &+ 2)
+    if comma == 1 { p[0] = UInt8(ascii: ",") }
+    p[comma] = UInt8(ascii: "\"")
+    if let base = utf8.baseAddress, index > 0 { (p + comma + 1).update(from: base, count: index) }
+    if index == count {
+      p[comma &+ index &+ 1] = UInt8(ascii: "\"")
+      self.count &+= comma &+ index &+ 2
+      return
+    }
+    self.count &+= comma &+ index &+ 1
+    var runStart = index
+    while index < count {
+      let byte = utf8[index]
+      if Self.isPlain(byte) {
+        index += 1
+        continue
+      }
+      if runStart < index {
+        rawBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      }
+      switch byte {
+      case UInt8(ascii: "\""): put(UInt8(ascii: "\\"), UInt8(ascii: "\""))
+      case UInt8(ascii: "\\"): put(UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+      case 0x0A: put(UInt8(ascii: "\\"), UInt8(ascii: "n"))
+      case 0x0D: put(UInt8(ascii: "\\"), UInt8(ascii: "r"))
+      case 0x09: put(UInt8(ascii: "\\"), UInt8(ascii: "t"))
+      case 0x08: put(UInt8(ascii: "\\"), UInt8(ascii: "b"))
+      case 0x0C: put(UInt8(ascii: "\\"), UInt8(ascii: "f"))
+      default:
+        put(UInt8(ascii: "\\"), UInt8(ascii: "u"))
+        put(UInt8(ascii: "0"), UInt8(ascii: "0"))
+        put(Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)])
+      }
+      index += 1
+      runStart = index
+    }
+    if runStart < count {
+      rawBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+    }
+    put(UInt8(ascii: "\""))
   }
+
+  /// Whether `byte` goes into a JSON string as it is.
+  @inline(__always) static func isPlain(_ byte: UInt8) -> Bool {
+    byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+  }
+}
+
+/// A ``JSONWriter``'s bytes: a fixed allocation, replaced by a larger one when full. Its fields
+/// never change, so reading them needs no exclusivity checks.
+@usableFromInline final class JSONWriterStorage: @unchecked Sendable {
+  // Unchecked: the bytes are written only through a writer that owns this storage uniquely.
+  @usableFromInline let base: UnsafeMutablePointer<UInt8>
+  @usableFromInline let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = Swift.max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  deinit { base.deallocate() }
 }

@@ -47,7 +47,7 @@ public final class TraceWriter: Sendable {
     state = Mutex(State(fd: fd, length: 0))
     var line = JSONWriter(capacity: 160)
     header.encode(into: &line)
-    line.bytes.append(0x0A)
+    line.rawByte(0x0A)
     try write(line.bytes)
   }
 
@@ -74,10 +74,10 @@ public final class TraceWriter: Sendable {
       scratch.reset()
       for event in events {
         event.encode(into: &scratch)
-        scratch.bytes.append(0x0A)
+        scratch.rawByte(0x0A)
         scratch.needsComma = false  // the next event starts a new line, not a list
       }
-      let result = Self.write(scratch.bytes, path: path, state: &state)
+      let result = scratch.withBytes { Self.write($0, path: path, state: &state) }
       state.scratch = scratch
       return result
     }
@@ -139,6 +139,10 @@ public final class TraceWriter: Sendable {
   }
 
   private static func write(_ bytes: [UInt8], path: String, state: inout State) -> Result<Void, TraceError> {
+    bytes.withUnsafeBytes { write($0, path: path, state: &state) }
+  }
+
+  private static func write(_ bytes: UnsafeRawBufferPointer, path: String, state: inout State) -> Result<Void, TraceError> {
     guard state.fd >= 0 else { return .failure(.cannotWrite(path: path, reason: "the trace is closed")) }
     if bytes.isEmpty { return .success(()) }
     let fd = state.fd
@@ -148,7 +152,7 @@ public final class TraceWriter: Sendable {
       state.needsNewline = false
       state.length += written
     }
-    let (written, code) = bytes.withUnsafeBytes { TraceFileIO.writeAll(fd, $0) }
+    let (written, code) = TraceFileIO.writeAll(fd, bytes)
     guard let code else {
       state.length += written
       return .success(())

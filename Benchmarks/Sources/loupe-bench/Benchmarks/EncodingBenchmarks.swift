@@ -21,15 +21,15 @@ enum EncodingBenchmarks {
         var index = 0
         for _ in 0..<n {
           events[index].encode(into: &writer)
-          writer.bytes.append(0x0A)
+          writer.rawByte(0x0A)
           index += 1
           if index == events.count {
             index = 0
-            bytes &+= writer.bytes.count
+            bytes &+= writer.count
             writer.reset()
           }
         }
-        blackHole(writer.bytes.count)
+        blackHole(writer.count)
       },
       other: { n in
         var index = 0
