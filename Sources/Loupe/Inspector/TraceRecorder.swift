@@ -62,10 +62,10 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
       condition.unlock()
       // A full or vanished disk must not take the program down: the writer keeps the trace
       // readable and remembers the failure; recording simply goes on trying.
-      let written = (try? writer.append(batch)) != nil
+      let (written, error) = writer.appendPrefix(batch)
       condition.lock()
-      if !written, let last = batch.last {
-        let count = batch.reduce(0) { count, event in
+      if error != nil, let last = batch.last, written < batch.count {
+        let count = batch[written...].reduce(0) { count, event in
           if case .dropped(let dropped) = event.payload { count + dropped.count } else { count + 1 }
         }
         unwritten = LostEvents(count: count, lastSeq: last.seq, lastTime: last.time)

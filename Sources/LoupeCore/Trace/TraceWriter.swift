@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Every append reaches the file with a single `write(2)` of whole lines, with no buffering in
 /// the process, so a crash or `kill -9` loses at most the line being written. When a write
-/// fails part-way (a full disk), the writer cuts the file back to its last complete line, so
-/// the trace stays readable; the error is thrown (and kept in ``failure``), never trapped.
+/// fails part-way (a full disk), the writer cuts the file back to its last complete line (the
+/// whole lines of a batch stay: ``appendPrefix(_:)`` says how many), so the trace stays readable; the error is thrown (and kept in ``failure``), never trapped.
 ///
 /// ```swift
 /// let writer = try TraceWriter(path: "bug.loupe", header: TraceHeader(program: "MyApp", pid: 42, startedAt: now))
@@ -68,20 +68,29 @@ public final class TraceWriter: Sendable {
 
   /// Appends events, one line each, with a single write.
   public func append(_ events: some Sequence<Event>) throws(TraceError) {
-    let result: Result<Void, TraceError> = state.withLock { state in
+    if let error = appendPrefix(events).error { throw error }
+  }
+
+  /// Appends events, one line each, with a single write, and says how many of them (from the
+  /// first) are in the file: all of them, or — when the write fails part-way, as a disk fills
+  /// up — those whose lines were written whole before it failed, with the error.
+  public func appendPrefix(_ events: some Sequence<Event>) -> (written: Int, error: TraceError?) {
+    state.withLock { state in
       var scratch = state.scratch
       state.scratch = JSONWriter()  // keep `scratch` uniquely referenced while we fill it
       scratch.reset()
+      var count = 0
       for event in events {
         event.encode(into: &scratch)
         scratch.rawByte(0x0A)
         scratch.needsComma = false  // the next event starts a new line, not a list
+        count += 1
       }
       let result = scratch.withBytes { Self.write($0, path: path, state: &state) }
       state.scratch = scratch
-      return result
+      guard case .failure(let error) = result.outcome else { return (count, nil) }
+      return (result.completeLines, error)
     }
-    try result.get()
   }
 
   /// Appends one line of already-encoded event JSON (as received on the wire), unchanged.
@@ -134,34 +143,47 @@ public final class TraceWriter: Sendable {
   }
 
   private func write(_ bytes: [UInt8]) throws(TraceError) {
-    let result = state.withLock { state in Self.write(bytes, path: path, state: &state) }
-    try result.get()
+    let result = state.withLock { state in
+      bytes.withUnsafeBytes { Self.write($0, path: path, state: &state) }
+    }
+    try result.outcome.get()
   }
 
-  private static func write(_ bytes: [UInt8], path: String, state: inout State) -> Result<Void, TraceError> {
-    bytes.withUnsafeBytes { write($0, path: path, state: &state) }
+  /// What a write did: its outcome, and how many complete lines of it are in the file.
+  private struct WriteResult {
+    var outcome: Result<Void, TraceError>
+    var completeLines = 0
   }
 
-  private static func write(_ bytes: UnsafeRawBufferPointer, path: String, state: inout State) -> Result<Void, TraceError> {
-    guard state.fd >= 0 else { return .failure(.cannotWrite(path: path, reason: "the trace is closed")) }
-    if bytes.isEmpty { return .success(()) }
+  private static func write(_ bytes: UnsafeRawBufferPointer, path: String, state: inout State) -> WriteResult {
+    guard state.fd >= 0 else { return WriteResult(outcome: .failure(.cannotWrite(path: path, reason: "the trace is closed"))) }
+    if bytes.isEmpty { return WriteResult(outcome: .success(())) }
     let fd = state.fd
     if state.needsNewline {
       let (written, code) = [UInt8(0x0A)].withUnsafeBytes { TraceFileIO.writeAll(fd, $0) }
-      if let code { return fail(code, path: path, state: &state) }
+      if let code { return WriteResult(outcome: fail(code, path: path, state: &state)) }
       state.needsNewline = false
       state.length += written
     }
     let (written, code) = TraceFileIO.writeAll(fd, bytes)
     guard let code else {
       state.length += written
-      return .success(())
+      return WriteResult(outcome: .success(()))
     }
-    if written > 0, !TraceFileIO.truncate(fd, to: state.length) {
-      state.needsNewline = true
+    // Keep the complete lines that made it (a filling disk may cut a batch anywhere) and cut
+    // off the partial one, so the trace stays a prefix of complete events.
+    var result = WriteResult(outcome: fail(code, path: path, state: &state))
+    guard written > 0 else { return result }
+    var complete = written
+    while complete > 0, bytes[complete - 1] != 0x0A { complete -= 1 }
+    if complete == written || TraceFileIO.truncate(fd, to: state.length + complete) {
+      state.length += complete
+      result.completeLines = bytes[0..<complete].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+    } else {
+      state.needsNewline = true  // the partial line stays; the next write ends it
       state.length += written
     }
-    return fail(code, path: path, state: &state)
+    return result
   }
 
   private static func fail(_ code: Int32, path: String, state: inout State) -> Result<Void, TraceError> {
