@@ -15,7 +15,7 @@ struct DemoCommand: Command {
       page's timer, then ask 'loupe doctor' about it. Then it suggests what to try on that \
       scenario's trace.
       """,
-    usage: "[SCENARIO]",
+    usage: "[SCENARIO] [--seconds N]",
     arguments: [PositionalSpec(name: "SCENARIO", help: "pages (default), game or todos.", isOptional: true)],
     options: [
       .option(

@@ -25,7 +25,7 @@ struct ReplayCommand: Command {
       events are written.
       """,
     usage: "FILE",
-    arguments: [TraceInput.fileArgument],
+    arguments: [PositionalSpec(name: "FILE", help: "The trace file to serve (a file: standard input is the protocol).")],
     examples: [("loupe replay bug.loupe", "What an editor runs to open bug.loupe")])
 
   var path: String
