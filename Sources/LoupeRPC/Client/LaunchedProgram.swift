@@ -150,6 +150,7 @@ public final class LaunchedProgram: Sendable {
     posix_spawn_file_actions_adddup2(&actions, toChild.read, STDIN_FILENO)
     posix_spawn_file_actions_adddup2(&actions, fromChild.write, STDOUT_FILENO)
     if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr.fileDescriptor, STDERR_FILENO) }
+    Posix.closeOtherDescriptors(&actions)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

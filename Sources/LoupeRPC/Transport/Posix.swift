@@ -25,11 +25,23 @@ enum Posix {
   /// A pipe whose both ends are close-on-exec: `(read, write)`.
   static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { throw Failure(call: "pipe", errno: errno) }
-    setCloseOnExec(fds[0])
-    setCloseOnExec(fds[1])
+    // Atomically with pipe2 where there is one, so that a program another thread launches
+    // meanwhile cannot inherit an end.
+    if let pipe2 = pipe2 {
+      guard pipe2(&fds, O_CLOEXEC) == 0 else { throw Failure(call: "pipe2", errno: errno) }
+    } else {
+      guard pipe(&fds) == 0 else { throw Failure(call: "pipe", errno: errno) }
+      setCloseOnExec(fds[0])
+      setCloseOnExec(fds[1])
+    }
     return (fds[0], fds[1])
   }
+
+  /// `pipe2(2)` (Linux; the Glibc module does not export it), looked up once.
+  private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "pipe2") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+  }()
 
   static func setCloseOnExec(_ fd: Int32) {
     let flags = fcntl(fd, F_GETFD)
@@ -103,5 +115,20 @@ enum Posix {
 
   static func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
+  }
+}
+
+extension Posix {
+  /// Makes a spawned program start with only descriptors 0, 1 and 2: not the pipes, sockets
+  /// and files of this process (nor those of a library that forgot close-on-exec), which
+  /// would otherwise stay open as long as the program runs — a pipe's reader would never see
+  /// its end. Uses `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run
+  /// time; without it, close-on-exec is all there is.
+  static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    #if canImport(Glibc)
+      typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+      guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+      _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+    #endif
   }
 }
