@@ -11,7 +11,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 out=fuzz/out
 mkdir -p "$out/lib" "$out/bin"
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld)
+# One package name for every module, as SwiftPM gives them, so `package` declarations work.
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld -package-name loupe)
 
 # newer OUTPUT FILE... : true when OUTPUT is missing or older than any FILE.
 stale() {
