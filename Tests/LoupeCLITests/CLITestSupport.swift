@@ -131,6 +131,19 @@ enum BuiltProducts {
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
       stderr: String(decoding: errData, as: UTF8.self))
   }
+
+  /// ``run(_:_:environment:stdin:closeStdin:currentDirectory:)`` waiting on a thread of its own,
+  /// for programs that take seconds (a whole demo): a test blocked in `run` holds one of the
+  /// few threads that every test running at the same time shares (two on a 2-core machine).
+  static func runDetached(
+    _ name: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil
+  ) async throws -> Run {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(with: Result { try run(name, arguments, environment: environment, currentDirectory: currentDirectory) })
+      }.start()
+    }
+  }
 }
 
 /// A scratch directory removed when released.

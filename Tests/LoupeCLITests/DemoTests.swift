@@ -116,9 +116,9 @@ import Testing
   }()
 
   @Test(.enabled(if: examplesHaveScenarios), arguments: ["pages", "game", "todos"])
-  func theDemoPlaysItsStoryAndEverySuggestionShowsWhatItSays(scenario: String) throws {
+  func theDemoPlaysItsStoryAndEverySuggestionShowsWhatItSays(scenario: String) async throws {
     let dir = TemporaryDirectory()
-    let run = try BuiltProducts.run(
+    let run = try await BuiltProducts.runDetached(
       "loupe", scenario == "pages" ? ["demo"] : ["demo", scenario], environment: ["TMPDIR": dir.path],
       currentDirectory: Self.packageRoot)
     #expect(run.status == 0)
@@ -137,7 +137,7 @@ import Testing
       let pasted = try #require(suggestion.components(separatedBy: "  # ").first)
       let command = pasted.replacingOccurrences(of: "swift run loupe", with: "'\(loupe)'")
         .replacingOccurrences(of: "TRACE", with: "'\(trace)'")
-      let result = try BuiltProducts.run("/bin/sh", ["-c", command], currentDirectory: dir.path)
+      let result = try await BuiltProducts.runDetached("/bin/sh", ["-c", command], currentDirectory: dir.path)
       #expect(result.status == outcome.status, "\(pasted)")
       #expect(outcome.holds.isEmpty ? result.stdout.isEmpty : result.stdout.contains(outcome.holds), "\(pasted)")
     }

@@ -11,7 +11,10 @@ import Testing
     for _ in 0..<3 {
       // The probe bursts and exits at once, before this client has even initialized.
       let stderr = Pipe()
-      let client = try Probe.launchStdio(["--burst", "3", "--exit-status", "7"], stderr: stderr.fileHandleForWriting)
+      // A long exit timeout: the program waits for this client's subscribe however slowly the
+      // tests run (and no longer, once it has subscribed).
+      let client = try Probe.launchStdio(
+        ["--burst", "3", "--exit-status", "7"], environment: ["LOUPE_EXIT_TIMEOUT": "60"], stderr: stderr.fileHandleForWriting)
       try stderr.fileHandleForWriting.close()
       try Probe.waitForLine("probe: burst-done", in: stderr.fileHandleForReading)
       var reader = EventReader(client)
@@ -49,7 +52,7 @@ import Testing
   }
 
   @Test func aSocketClientInItsHandshakeWhenTheProgramExitsGetsEveryEvent() async throws {
-    let probe = try Probe.Listening(["--burst", "2", "--hold"])
+    let probe = try Probe.Listening(["--burst", "2", "--hold"], environment: ["LOUPE_EXIT_TIMEOUT": "60"])
     let watcher = try await probe.connect()
     var watcherReader = EventReader(watcher)
     _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
