@@ -4,13 +4,7 @@
 /// durations (``TestClock``, `ContinuousClock`, `SuspendingClock`) fits.
 public struct AnyClock: Clock, Sendable {
   /// A point in time on an ``AnyClock``: the duration since the clock was wrapped.
-  public struct Instant: InstantProtocol, Sendable {
-    public var offset: Duration
-    public init(offset: Duration) { self.offset = offset }
-    public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
-    public func duration(to other: Self) -> Duration { other.offset - offset }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
-  }
+  public typealias Instant = ClockOffset
 
   private let _now: @Sendable () -> Duration
   private let _sleep: @Sendable (Duration, Duration?) async throws -> Void

@@ -21,13 +21,7 @@ import Synchronization
 /// or is cancelled.
 public final class TestClock: Clock, Sendable {
   /// A point in time on a ``TestClock``: the duration since it was created.
-  public struct Instant: InstantProtocol, Sendable {
-    public var offset: Duration
-    public init(offset: Duration) { self.offset = offset }
-    public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
-    public func duration(to other: Self) -> Duration { other.offset - offset }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
-  }
+  public typealias Instant = ClockOffset
 
   private struct Sleeper {
     let id: Int
