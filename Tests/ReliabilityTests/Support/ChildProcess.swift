@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+@testable import LoupeRPC
 
 /// A built executable (`loupe`, `loupe-examples`) run as a real child process, with its output
 /// captured as it comes so a test can wait for a line, feed it input, signal it and collect
@@ -38,7 +39,7 @@ final class ChildProcess: Sendable {
     posix_spawn_file_actions_adddup2(&actions, input.read, 0)
     posix_spawn_file_actions_adddup2(&actions, output.write, 1)
     posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-    Self.closeOtherDescriptors(&actions)
+    Posix.closeOtherDescriptors(&actions)
     let argv = ([self.executable] + arguments).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
@@ -73,14 +74,6 @@ final class ChildProcess: Sendable {
     guard Glibc.pipe(&fds) == 0 else { throw TestFailure("pipe failed") }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     return (fds[0], fds[1])
-  }
-
-  /// Closes every descriptor but 0, 1 and 2 in the child (`posix_spawn_file_actions_addclosefrom_np`,
-  /// glibc 2.34, looked up at run time).
-  private static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-    _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
   }
 
   /// Runs to the end (bounded by `timeout`) and returns status and output.
