@@ -89,9 +89,47 @@ import Testing
     let codes = (object["problems"] as! [[String: Any]]).map { $0["code"] as! String }
     #expect(
       codes == [
-        "effect-cancelled-by-another-store", "effect-never-ended", "identity-churn", "derived-unchanged-output",
+        "effect-cancelled-by-another-store", "effect-never-ended", "derived-unchanged-output",
         "send-to-ended-store", "dropped-events",
       ])
+    // A detail sheet presented again after each dismissal is its normal lifetime, not churn.
+    #expect(!run.stdout.contains("identity-churn"))
+  }
+
+  @Test func doctorTellsChurnFromPresentationAndNotesFromProblems() async throws {
+    let trace = Fixtures.path("doctor.loupe")
+    let run = await loupe("doctor", trace)
+    #expect(run.status == 1)
+    Fixtures.expectGolden(run.stdout, "doctor.doctor.txt")
+    let json = await loupe("doctor", trace, "--json")
+    #expect(json.status == 1)
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+    func codes(_ key: String) -> [String] { (object[key] as! [[String: Any]]).map { "\($0["code"]!) \($0["severity"]!)" } }
+    #expect(codes("problems") == ["identity-churn problem"])
+    #expect(codes("notes") == ["derived-wide-input note"])
+  }
+
+  @Test func doctorIgnoresCodesAndExitsZeroOnNotesAlone() async throws {
+    let trace = Fixtures.path("doctor.loupe")
+    let run = await loupe("doctor", trace, "--ignore", "identity-churn")
+    #expect(run.status == 0)
+    #expect(run.stdout.hasPrefix("Found no problems and 1 note in doctor.loupe (Settings, 45 events) (1 finding ignored):\n".replacingOccurrences(of: "doctor.loupe", with: trace)))
+    #expect(run.stdout.contains("1. Memoized derived value whose input is wider than its output (note)\n"))
+    let both = await loupe("doctor", trace, "--ignore", "identity-churn,derived-wide-input", "--json")
+    #expect(both.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as! [String: Any]
+    #expect((object["problems"] as! [Any]).isEmpty)
+    #expect((object["notes"] as! [Any]).isEmpty)
+    #expect(object["ignored"] as? Int == 2)
+    let clean = await loupe("doctor", trace, "--ignore", "identity-churn", "--ignore", "derived-wide-input")
+    #expect(clean.stdout == "No problems found in \(trace) (Settings, 45 events) (2 findings ignored).\n")
+  }
+
+  @Test func doctorRejectsAnUnknownCode() async {
+    let run = await loupe("doctor", Fixtures.path("doctor.loupe"), "--ignore", "identity-chrun")
+    #expect(run.status == 2)
+    #expect(run.stderr.hasPrefix("Error: --ignore: unknown finding code 'identity-chrun' (codes: effect-cancelled-by-another-store, "))
+    #expect(run.stdout.isEmpty)
   }
 
   @Test func doctorOnACleanTrace() async {

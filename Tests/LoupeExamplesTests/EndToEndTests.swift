@@ -108,6 +108,33 @@ import Testing
   }
 }
 
+/// `loupe doctor` on each scenario reports exactly what the README's examples table says the
+/// scenario shows on purpose, and nothing else: no false alarms on healthy features.
+@Suite struct DoctorOnScenariosTests {
+  @Test(arguments: [
+    (["pages"], [String](), 0),
+    (["pages", "--shared-cancellation"], ["effect-cancelled-by-another-store"], 1),
+    // The results page is presented again each round: a new identity each time, not churn.
+    (["game"], [], 0),
+    // workload is not memoized (a problem); openCount is, and its output staying the same
+    // when a to-do is renamed is normal (no finding).
+    (["todos"], ["derived-unchanged-output"], 1),
+  ] as [([String], [String], Int32)])
+  func findingsAreTheOnesTheScenarioShows(arguments: [String], codes: [String], status: Int32) throws {
+    let scratch = ScratchDirectory()
+    let path = scratch.file("run.loupe")
+    let run = try BuiltExamples.run(
+      "loupe-examples", arguments + ["--quiet", "--seconds", "1.5", "--speed", "8"], environment: ["LOUPE_RECORD": path])
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let doctor = try BuiltExamples.run("loupe", ["doctor", path, "--json"])
+    #expect(doctor.status == status, "\(doctor.stdout)")
+    let object = try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any]
+    let found = ((object?["problems"] as? [[String: Any]] ?? []) + (object?["notes"] as? [[String: Any]] ?? []))
+      .compactMap { $0["code"] as? String }
+    #expect(found == codes, "\(doctor.stdout)")
+  }
+}
+
 extension TraceFile {
   /// The store of the action event with `seq`.
   func storeOf(_ seq: Int) -> String? {

@@ -7,10 +7,16 @@ import LoupeCore
 /// - **effects cancelled from another store**: an `effect.cancelled` (`cancel` or
 ///   `cancelInFlight`) whose `by.store` is not the effect's own store (seed 000: one page's
 ///   store cancels another page's timer). Effects ended with their identity or store are not;
-/// - **derived values recomputed with unchanged output**: at least 2 such recomputations and
-///   at least a quarter of all of that value's recomputations;
-/// - **identity churn**: a store id that began 3 or more identities (each new identity starts
-///   from fresh state and ends the old one's effects, as in seed 002);
+/// - **derived values recomputed with unchanged output**, a problem: a value recomputed for
+///   (nearly) every action of its store — not memoized, so every action pays for it — with at
+///   least 2 such recomputations, a quarter of all of them. A memoized value recomputes only
+///   when its input changed; the output staying the same then is normal, and only when it
+///   does for at least half of its recomputations is it reported, as a note (its input is
+///   wider than what it reads);
+/// - **identity churn**: a store id whose identity was replaced 2 or more times while it was
+///   live — by a `replaced` identity change, or ended and begun again by one action (each
+///   new identity starts from fresh state and ends the old one's effects, as in seed 002).
+///   Presenting a child again after it was dismissed is its normal lifetime, not churn;
 /// - **runtime warnings**, such as actions sent to ended stores;
 /// - **dropped events**: the trace is incomplete.
 struct Doctor {
@@ -47,13 +53,23 @@ struct Doctor {
   private struct DerivedRow {
     var recomputed = 0
     var unchanged = Examples<Int>(limit: 8)
+    /// How many actions its store had received when the value was first computed.
+    var actionsBefore = 0
   }
 
   private struct IdentityRow {
-    var begins = Examples<(seq: Int, reason: String, identity: String)>(limit: 8)
+    /// The identities that replaced a live one.
+    var replacements = Examples<(seq: Int, reason: String, identity: String)>(limit: 8)
+    var first: (seq: Int, identity: String)?
+    /// The action being handled when the store's last identity ended (dismissed or removed).
+    var endedDuring: Int?
   }
 
   private var actions = RecentActions()
+  /// Actions received per store (a derived value recomputed for nearly all of them is not memoized).
+  private var actionCounts: [String: Int] = [:]
+  /// The `seq` of the latest `action.received`: what the events that follow are handling.
+  private var currentAction: Int?
   private var running: [Int: RunningEffect] = [:]
   private var destroyed: [String: Int] = [:]
   private var crossStore: [CrossStoreKey: Examples<CrossStoreExample>] = [:]
@@ -66,8 +82,23 @@ struct Doctor {
   private(set) var events = 0
   private(set) var lastSeq: Int?
 
-  static let identityChurnThreshold = 3
+  /// Every code a finding can have (`warning-CODE` for runtime warnings the doctor has no
+  /// finding of its own for).
+  static let codes = [
+    "effect-cancelled-by-another-store", "effect-outlived-store", "effect-never-ended", "identity-churn",
+    "derived-unchanged-output", "derived-wide-input", "send-to-ended-store", "dropped-events", "warning-CODE",
+  ]
+
+  /// Whether `code` names a finding (for `--ignore`).
+  static func isKnownCode(_ code: String) -> Bool {
+    codes.contains(code) || (code.hasPrefix("warning-") && code.count > "warning-".count)
+  }
+
+  /// Replacements of a live identity that make churn.
+  static let identityChurnThreshold = 2
   static let unchangedThreshold = 2
+  /// The share of its store's actions a derived value must recompute for to count as not memoized.
+  static let unmemoizedShare = 0.75
 
   /// Counts an event that no check needs (a `state.changed`).
   mutating func skip(seq: Int) {
@@ -81,6 +112,8 @@ struct Doctor {
     switch event.payload {
     case .actionReceived(let e):
       actions.record(seq: event.seq, label: e.action)
+      actionCounts[e.store, default: 0] += 1
+      currentAction = event.seq
     case .effectStarted(let e):
       running[e.effect] = RunningEffect(store: e.store, cancelID: e.cancelID, startSeq: event.seq, startedBy: actions[e.cause])
     case .effectFinished(let e):
@@ -102,15 +135,25 @@ struct Doctor {
       destroyed[e.store] = event.seq
     case .derivedRecomputed(let e):
       let key = DerivedKey(store: e.store, derived: e.derived)
-      derived[key, default: DerivedRow()].recomputed += 1
+      if derived[key] == nil { derived[key] = DerivedRow(actionsBefore: actionCounts[e.store, default: 0]) }
+      derived[key]!.recomputed += 1
       if !e.outputChanged { derived[key]!.unchanged.add(event.seq) }
     case .identityChanged(let e):
+      var row = identities[e.store, default: IdentityRow()]
       switch e.reason {
       case .created, .presented, .inserted, .replaced:
-        identities[e.store, default: IdentityRow()].begins.add((event.seq, e.reason.rawValue, e.identity))
+        // Replaced outright, or ended and begun again while handling one action.
+        let endedNow = row.endedDuring != nil && row.endedDuring == currentAction
+        if e.reason == .replaced || endedNow {
+          row.replacements.add((event.seq, e.reason.rawValue, e.identity))
+        } else if row.first == nil {
+          row.first = (event.seq, e.identity)
+        }
+        row.endedDuring = nil
       case .dismissed, .removed:
-        break
+        row.endedDuring = currentAction ?? -1
       }
+      identities[e.store] = row
     case .warning(let e):
       warnings[e.code, default: Examples(limit: 10)].add((event.seq, e.store, e.message))
     case .dropped(let e):
@@ -121,8 +164,13 @@ struct Doctor {
     }
   }
 
-  /// The problems found, most serious first.
+  /// What was found, most serious first: problems, then notes.
   func findings() -> [Finding] {
+    let all = unsortedFindings()
+    return all.filter { $0.severity == .problem } + all.filter { $0.severity == .note }
+  }
+
+  private func unsortedFindings() -> [Finding] {
     var findings: [Finding] = []
     findings += crossStoreFindings()
     findings += runningEffectFindings()
@@ -224,31 +272,49 @@ struct Doctor {
   }
 
   private func identityFindings() -> [Finding] {
-    identities.filter { $0.value.begins.count >= Self.identityChurnThreshold }.sorted { $0.key < $1.key }.map { store, row in
-      let steps = row.begins.items.map { "#\($0.seq) \($0.reason) \($0.identity)" }.joined(separator: ", ")
+    identities.filter { $0.value.replacements.count >= Self.identityChurnThreshold }.sorted { $0.key < $1.key }.map { store, row in
+      let steps = row.replacements.items.map { "#\($0.seq) \($0.reason) \($0.identity)" }.joined(separator: ", ")
+      let first = row.first.map { " began as \($0.identity) (#\($0.seq)) and" } ?? ""
       return Finding(
         code: "identity-churn",
         title: "Identity churn",
-        details: ["\(store) began \(Formatting.count(row.begins.count)) identities: \(steps)\(row.begins.more)."],
+        details: [
+          "\(store)\(first) was given a new identity \(Formatting.plural(row.replacements.count, "time")) while shown: \(steps)\(row.replacements.more)."
+        ],
         why: "Each new identity starts from fresh state and ends the effects of the old one, so state the user expects to keep is reset (like SwiftUI @State when a view's identity changes).",
-        fix: "Give the store a stable identity: a persistent id rather than one made each time (UUID() in a view, a changing .id()), and keep state that must survive in the parent. If the feature is meant to be recreated each time (a sheet presented again), this is expected.",
-        seqs: row.begins.items.map(\.seq))
+        fix: "Give the store a stable identity: a persistent id rather than one made each time (UUID() in a view, a changing .id()), and keep state that must survive in the parent. If the feature is meant to start over each time (an enum case switched on purpose), this is expected.",
+        seqs: row.replacements.items.map(\.seq))
     }
   }
 
   private func derivedFindings() -> [Finding] {
-    derived.filter { key, row in
-      row.unchanged.count >= Self.unchangedThreshold && row.unchanged.count * 4 >= row.recomputed
-    }.sorted { $0.key < $1.key }.map { key, row in
-      Finding(
-        code: "derived-unchanged-output",
-        title: "Derived value recomputed with unchanged output",
-        details: [
-          "\(key.derived) in \(key.store) was recomputed \(Formatting.plural(row.recomputed, "time")), \(Formatting.count(row.unchanged.count)) of them with the same output as before (at \(row.unchanged.items.map { "#\($0)" }.joined(separator: ", "))\(row.unchanged.more))."
-        ],
-        why: "The value's inputs changed in ways that do not affect it, so the computation ran for nothing.",
-        fix: "Derive it from only the state it reads (a narrower key path or an Equatable input), so unrelated changes do not invalidate it.",
-        seqs: row.unchanged.items)
+    derived.sorted { $0.key < $1.key }.compactMap { key, row in
+      guard row.unchanged.count >= Self.unchangedThreshold else { return nil }
+      // The first computation comes with the value's creation, not with an action.
+      let actions = actionCounts[key.store, default: 0] - row.actionsBefore
+      let unmemoized = actions > 0 && Double(row.recomputed - 1) >= Self.unmemoizedShare * Double(actions)
+      let counts = "\(key.derived) in \(key.store) was recomputed \(Formatting.plural(row.recomputed, "time"))"
+        + (unmemoized ? " (for \(Formatting.count(row.recomputed - 1)) of its store's \(Formatting.plural(actions, "action")))" : "")
+        + ", \(Formatting.count(row.unchanged.count)) of them with the same output as before (at \(row.unchanged.items.map { "#\($0)" }.joined(separator: ", "))\(row.unchanged.more))."
+      if unmemoized, row.unchanged.count * 4 >= row.recomputed {
+        return Finding(
+          code: "derived-unchanged-output",
+          title: "Derived value recomputed with unchanged output",
+          details: [counts],
+          why: "It is recomputed after (nearly) every action, whatever changed: it is not memoized, so every action pays for it, mostly for nothing.",
+          fix: "Memoize it on the state it reads: store.derived(\"\(key.derived)\", select: \\.theStateItReads) { … } instead of store.map, so unrelated changes do not recompute it.",
+          seqs: row.unchanged.items)
+      }
+      if !unmemoized, row.unchanged.count * 2 >= row.recomputed {
+        return Finding(
+          code: "derived-wide-input",
+          title: "Memoized derived value whose input is wider than its output",
+          details: [counts],
+          why: "It is memoized and recomputes only when its input changes, but most of those changes do not affect its output: the input holds more than the computation reads.",
+          fix: "If the computation is expensive, select only the fields it reads, so other changes do not recompute it. If it is cheap, this is fine: --ignore derived-wide-input.",
+          seqs: row.unchanged.items, severity: .note)
+      }
+      return nil
     }
   }
 

@@ -1,8 +1,16 @@
 import LoupeCore
 
-/// One problem `loupe doctor` found: what happened (with the `seq` numbers involved), why it
+/// One thing `loupe doctor` found: what happened (with the `seq` numbers involved), why it
 /// matters, and what to do about it.
 struct Finding: Sendable, Equatable {
+  /// How much a finding matters. Only problems make `doctor` exit with status 1.
+  enum Severity: String, Sendable {
+    /// A pitfall that made the program misbehave or waste work on every action.
+    case problem
+    /// Worth a look, often fine: the program behaved as written.
+    case note
+  }
+
   /// A stable identifier for scripts, e.g. `effect-cancelled-by-another-store`.
   var code: String
   var title: String
@@ -12,12 +20,13 @@ struct Finding: Sendable, Equatable {
   var fix: String
   /// The events involved, in order (at most ``Finding/maximumSeqs``).
   var seqs: [Int]
+  var severity: Severity = .problem
 
   static let maximumSeqs = 20
 
   var json: JSON {
     [
-      "code": .string(code), "title": .string(title), "details": .array(details.map(JSON.string)),
+      "code": .string(code), "severity": .string(severity.rawValue), "title": .string(title), "details": .array(details.map(JSON.string)),
       "why": .string(why), "fix": .string(fix), "seqs": .array(seqs.map(JSON.int)),
     ]
   }
@@ -36,7 +45,8 @@ struct Finding: Sendable, Equatable {
 
   func text(number: Int, style: Style) -> String {
     let indent = String(repeating: " ", count: 2 + String(number).count)
-    var text = style.bold("\(number). \(title)") + "\n"
+    let marker = severity == .note ? style.dim(" (note)") : ""
+    var text = style.bold("\(number). \(title)") + marker + "\n"
     for detail in details {
       // List items ("- …") continue under their text.
       let hanging = detail.hasPrefix("- ") ? "  " : ""

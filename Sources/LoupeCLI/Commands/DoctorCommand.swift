@@ -1,6 +1,6 @@
 import LoupeCore
 
-/// `loupe doctor FILE [--json]`
+/// `loupe doctor FILE [--ignore CODE[,CODE...]] [--json]`
 struct DoctorCommand: Command {
   static let configuration = CommandConfiguration(
     name: "doctor",
@@ -12,19 +12,37 @@ struct DoctorCommand: Command {
       events. Each finding names the events involved by their sequence numbers (see them \
       with 'loupe show FILE'), says why it matters and what to do.
 
-      Exits with status 1 when it finds a problem, 0 when it finds none.
+      A finding is a problem (the program misbehaved, or wastes work on every action) or a \
+      note (worth a look, often fine, such as a memoized derived value whose input changed \
+      but whose output did not). Exits with status 1 when it finds a problem, 0 when it finds \
+      only notes or nothing. --ignore leaves out findings a team has judged fine.
+
+      Codes: \(Doctor.codes.joined(separator: ", ")).
       """,
-    usage: "FILE [--json]",
+    usage: "FILE [--ignore CODE[,CODE...]] [--json]",
     arguments: [TraceInput.fileArgument],
-    options: [.flag("--json", help: "Print the findings as one JSON object.")],
-    examples: [("loupe doctor bug.loupe", "Check a recording"), ("loupe doctor bug.loupe --json | jq '.problems[].code'", "For scripts")])
+    options: [
+      .option("--ignore", value: "CODE[,CODE...]", help: "Leave out findings with these codes (see --json or the list above)."),
+      .flag("--json", help: "Print the findings as one JSON object."),
+    ],
+    examples: [
+      ("loupe doctor bug.loupe", "Check a recording"),
+      ("loupe doctor bug.loupe --ignore identity-churn", "Without a check the team has judged fine"),
+      ("loupe doctor bug.loupe --json | jq '.problems[].code'", "For scripts"),
+    ])
 
   var path: String
   var json: Bool
+  var ignored: Set<String>
 
   init(arguments: ParsedArguments) throws(UsageError) {
     path = arguments.positionals[0]
     json = arguments.flag("--json")
+    let codes = arguments.list("--ignore") ?? []
+    if let unknown = codes.first(where: { !Doctor.isKnownCode($0) }) {
+      throw UsageError("--ignore: unknown finding code '\(unknown)' (codes: \(Doctor.codes.joined(separator: ", ")))")
+    }
+    ignored = Set(codes)
   }
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
@@ -41,28 +59,39 @@ struct DoctorCommand: Command {
       progress.update(reader.bytesRead)
     }
     progress.finish()
-    let findings = doctor.findings()
+    let all = doctor.findings()
+    let findings = all.filter { !ignored.contains($0.code) }
+    let problems = findings.filter { $0.severity == .problem }
     let header = reader.header
     let about = header.program.isEmpty ? "" : "\(header.program), "
     if json {
-      var notes: [JSON] = []
-      if let truncation = reader.truncation { notes.append(.string(truncation.description)) }
+      var warnings: [JSON] = []
+      if let truncation = reader.truncation { warnings.append(.string(truncation.description)) }
       if reader.malformedLineCount > 0 {
-        notes.append(.string("\(Formatting.plural(reader.malformedLineCount, "malformed line")) skipped"))
+        warnings.append(.string("\(Formatting.plural(reader.malformedLineCount, "malformed line")) skipped"))
       }
+      // `problems` make the exit status 1; `notes` are findings worth a look; `warnings` say
+      // what was wrong with the trace itself.
       let object: JSON = [
         "trace": ["path": .string(reader.path), "program": .string(header.program), "events": .int(doctor.events)],
-        "problems": .array(findings.map(\.json)),
-        "notes": .array(notes),
+        "problems": .array(problems.map(\.json)),
+        "notes": .array(findings.filter { $0.severity == .note }.map(\.json)),
+        "ignored": .int(all.count - findings.count),
+        "warnings": .array(warnings),
       ]
       context.stdout.line(object.jsonText)
     } else {
       let style = context.style
       let subject = "\(reader.path) (\(about)\(Formatting.plural(doctor.events, "event")))"
+      let ignoredCount = all.count - findings.count
+      let ignoredText = ignoredCount > 0 ? " (\(Formatting.plural(ignoredCount, "finding")) ignored)" : ""
       if findings.isEmpty {
-        context.stdout.line("No problems found in \(subject).")
+        context.stdout.line("No problems found in \(subject)\(ignoredText).")
       } else {
-        context.stdout.line(style.bold("Found \(Formatting.plural(findings.count, "problem")) in \(subject):"))
+        let notes = findings.count - problems.count
+        var counts = problems.isEmpty ? "no problems" : Formatting.plural(problems.count, "problem")
+        if notes > 0 { counts += " and " + Formatting.plural(notes, "note") }
+        context.stdout.line(style.bold("Found \(counts) in \(subject)\(ignoredText):"))
         for (offset, finding) in findings.enumerated() {
           context.stdout.line()
           context.stdout.write(finding.text(number: offset + 1, style: style))
@@ -71,6 +100,6 @@ struct DoctorCommand: Command {
     }
     context.stdout.flush()
     TraceInput.reportDamage(reader, in: context)
-    return findings.isEmpty ? ExitStatus.success : ExitStatus.findings
+    return problems.isEmpty ? ExitStatus.success : ExitStatus.findings
   }
 }

@@ -103,7 +103,45 @@ def clean():
     s.add(252.4, "effect.finished", store=app, effect=1, outcome="completed")
     return s.events
 
+def doctor():
+    """What doctor must tell apart: a child given a new identity by every action that touches it
+    (seed 002's churn) against a sheet presented again after it was dismissed (its normal
+    lifetime); a memoized derived value whose input is wider than its output (a note) against
+    a healthy memoized one whose output sometimes stays the same (nothing to say)."""
+    s = Session()
+    app = "SettingsFeature#1"
+    profile = "SettingsFeature#1/profile"
+    sheet = "SettingsFeature#1/sheet"
+    s.add(0.0, "session.started", pid=9, program="Settings", protocolVersion="1", startedAt="2026-11-22T11:00:00.000Z")
+    s.add(0.1, "store.created", store=app, type="SettingsFeature", parent=None, identity=app)
+    s.add(0.2, "derived.recomputed", store=app, derived="initials", cause=None, outputChanged=True, durationNs=900)
+    s.add(0.3, "derived.recomputed", store=app, derived="badge", cause=None, outputChanged=True, durationNs=700)
+    s.add(0.4, "store.created", store=profile, type="ProfileFeature", parent=app, identity="ProfileFeature@1")
+    s.add(0.5, "identity.changed", store=profile, identity="ProfileFeature@1", previous=None, reason="created")
+    t = 10.0
+    for n in range(2, 5):
+        # Each edit rebuilds the profile with a new id: its state starts over every time.
+        a = s.add(t, "action.received", store=app, action="SettingsFeature.Action.nameEdited", value={"nameEdited": f"Blob {n}"}, origin="send")
+        s.add(t + 0.1, "state.changed", store=app, cause=a, changes=[{"path": "profile", "op": "replace", "old": {"id": n - 1}, "new": {"id": n}}], summary="SettingsFeature#1: _profile changed.")
+        s.add(t + 0.2, "identity.changed", store=profile, identity=f"ProfileFeature@{n}", previous=f"ProfileFeature@{n - 1}", reason="replaced")
+        s.add(t + 0.3, "derived.recomputed", store=app, derived="initials", cause=a, outputChanged=False, durationNs=800)
+        s.add(t + 0.4, "derived.recomputed", store=app, derived="badge", cause=a, outputChanged=n != 4, durationNs=600)
+        t += 10.0
+    for n in range(1, 4):
+        # A sheet shown and closed by two separate actions, three times: not churn.
+        a = s.add(t, "action.received", store=app, action="SettingsFeature.Action.helpTapped", value=None, origin="send")
+        s.add(t + 0.1, "state.changed", store=app, cause=a, changes=[{"path": "sheet", "op": "replace", "old": None, "new": {"page": 1}}], summary="SettingsFeature#1: _sheet changed.")
+        s.add(t + 0.2, "store.created", store=sheet, type="HelpFeature", parent=app, identity=f"HelpFeature@{n}")
+        s.add(t + 0.3, "identity.changed", store=sheet, identity=f"HelpFeature@{n}", previous=None, reason="presented")
+        a = s.add(t + 5.0, "action.received", store=app, action="SettingsFeature.Action.helpClosed", value=None, origin="send")
+        s.add(t + 5.1, "state.changed", store=app, cause=a, changes=[{"path": "sheet", "op": "replace", "old": {"page": 1}, "new": None}], summary="SettingsFeature#1: _sheet changed.")
+        s.add(t + 5.2, "identity.changed", store=sheet, identity=f"HelpFeature@{n}", previous=None, reason="dismissed")
+        s.add(t + 5.3, "store.destroyed", store=sheet, identity=f"HelpFeature@{n}")
+        t += 10.0
+    return s.events
+
 if __name__ == "__main__":
+    write("doctor.loupe", {"format": "loupe-trace", "version": 1, "program": "Settings", "pid": 9, "startedAt": "2026-11-22T11:00:00.000Z"}, doctor())
     events = pages()
     write("pages.loupe", HEADER, events)
     clean_header = {"format": "loupe-trace", "version": 1, "program": "Counter", "pid": 7, "startedAt": "2026-11-22T09:00:00.000Z"}
