@@ -96,6 +96,20 @@ import Testing
     #expect(!run.stdout.contains("identity-churn"))
   }
 
+  @Test func aPathGlobMatchesChildChangesFromTheRootAndWarnsWhenItMatchesNothing() async {
+    // The pages are forEach children: they report `count`, found as `pages[id: 1].count`.
+    let run = await loupe("show", pages, "--path", "pages*.count", "--format", "changes")
+    #expect(run.status == 0)
+    #expect(run.stdout == String(repeating: "PageFeature#1: _count changed.\n", count: 3) + "PageFeature#2: _count changed.\n")
+    #expect(run.stderr == "")
+    let json = await loupe("show", pages, "--path", "pages*.count,pages[id: 9]*", "--format", "json")
+    #expect(json.stdout.split(separator: "\n").map { $0.prefix(9) } == [#"{"seq":12"#, #"{"seq":15"#, #"{"seq":18"#, #"{"seq":62"#, #"{"seq":64"#])
+    #expect(
+      json.stderr
+        == "warning: --path 'pages[id: 9]*' matched no change (paths are matched from the store that changed, 'count', and from its root store, 'pages[id: 1].count'; see them with --kind state.changed)\n"
+    )
+  }
+
   @Test func doctorTellsChurnFromPresentationAndNotesFromProblems() async throws {
     let trace = Fixtures.path("doctor.loupe")
     let run = await loupe("doctor", trace)

@@ -49,6 +49,35 @@ import Testing
     #expect(seqs(EventFilter(kinds: [Glob("action.*")], stores: [Glob("*#2")])) == [6])
   }
 
+  @Test func aPathMatchesFromTheStoreAndFromItsRootStore() {
+    func changed(_ store: String, _ path: String) -> Event {
+      Event(seq: 1, time: 0, payload: .stateChanged(StateChanged(
+        store: store, cause: 1, changes: [Change(path: path, op: .replace, old: 0, new: 1)], summary: "")))
+    }
+    let page = changed("AppFeature#1/pages[id: 2]", "count")
+    #expect(EventFilter(paths: [Glob("count")]).matches(page))
+    #expect(EventFilter(paths: [Glob("pages*.count")]).matches(page))
+    #expect(EventFilter(paths: [Glob("pages[id: 2].count")]).matches(page))
+    #expect(!EventFilter(paths: [Glob("pages[id: 1].count")]).matches(page))
+    let detail = changed("AppFeature#1/pages[id: 2]/detail", "title")
+    #expect(EventFilter(paths: [Glob("pages[id: 2].detail.title")]).matches(detail))
+    #expect(EventFilter(paths: [Glob("*.detail.*")]).matches(detail))
+    // A root store's paths are already from the root.
+    #expect(!EventFilter(paths: [Glob("pages*.count")]).matches(changed("PageFeature#1", "count")))
+  }
+
+  @Test(arguments: [
+    ("AppFeature#1", "count", nil),
+    ("AppFeature#1/pages[id: 2]", "count", "pages[id: 2].count"),
+    ("AppFeature#1/pages[id: 2]", "", "pages[id: 2]"),
+    ("AppFeature#1/pages[id: 2]", "rows[3]", "pages[id: 2].rows[3]"),
+    ("AppFeature#1/pages[id: 2]/detail", "title", "pages[id: 2].detail.title"),
+    ("GameFeature#1/resultList", "results[id: 1]", "resultList.results[id: 1]"),
+  ] as [(String, String, String?)])
+  func scopePaths(store: String, path: String, fromRoot: String?) {
+    #expect(ScopePath.fromRoot(path, store: store) == fromRoot)
+  }
+
   @Test func decidesByKind() {
     #expect(EventFilter(kinds: [Glob("effect.*")]).decidesByKind("effect.started") == true)
     #expect(EventFilter(kinds: [Glob("effect.*")]).decidesByKind("mark") == false)

@@ -209,6 +209,16 @@ import Testing
       """)
   }
 
+  @Test func aChangedPathMatchesFromTheRootStoreToo() {
+    let event = Event(seq: 1, time: 0, payload: .stateChanged(StateChanged(
+      store: "AppFeature#1/pages[id: 2]", cause: 1, changes: [Change(path: "count", op: .replace, old: 0, new: 1)],
+      summary: "PageFeature#2: _count changed.")))
+    #expect(EventExpectation.stateChanged(paths: ["count"]).matches(event))
+    #expect(EventExpectation.stateChanged(paths: ["pages*.count"]).matches(event))
+    #expect(EventExpectation.stateChanged(changes: [.replace("pages[id: 2].count", from: 0, to: 1)]).matches(event))
+    #expect(!EventExpectation.stateChanged(paths: ["pages[id: 1].count"]).matches(event))
+  }
+
   @Test func aPatternWithoutADotNamesTheCaseAlone() {
     let event = Event(seq: 1, time: 0, payload: .effectCancelled(EffectCancelled(
       store: "PageFeature#1", effect: 1, cancelID: "PageFeature.CancelID.timer", reason: .cancel, by: nil)))

@@ -7,7 +7,9 @@ enum FilterOptions {
     .option("--kind", value: "GLOB[,GLOB...]", help: "Keep events whose kind matches, e.g. 'effect.*' or 'state.changed'."),
     .option("--store", value: "GLOB[,GLOB...]", help: "Keep events of matching stores, e.g. 'AppFeature#1/pages*'."),
     .option("--action", value: "GLOB[,GLOB...]", help: "Keep only action.received events whose action label matches, e.g. '*timerTicked'."),
-    .option("--path", value: "GLOB[,GLOB...]", help: "Keep only state.changed events with a change at a matching path, e.g. 'pages*.count'."),
+    .option(
+      "--path", value: "GLOB[,GLOB...]",
+      help: "Keep only state.changed events with a change at a matching path, from the store or from its root store, e.g. 'pages*.count'."),
   ]
 
   /// The filter from the parsed options; `.all` when none is given.
@@ -30,5 +32,27 @@ enum FilterOptions {
       warnings.append(message)
     }
     return warnings
+  }
+}
+
+/// Which `--path` globs matched a change among the events shown, so that a glob that matched
+/// nothing in a whole trace or session gets a warning (as a `--kind` glob matching no kind
+/// does) instead of an empty timeline and no explanation.
+struct PathGlobUsage {
+  private var unmatched: [Glob]
+
+  init(filter: EventFilter) { unmatched = filter.paths ?? [] }
+
+  /// Notes the changes of a `state.changed` event that is shown.
+  mutating func note(_ event: Event) {
+    guard !unmatched.isEmpty, case .stateChanged(let e) = event.payload else { return }
+    unmatched.removeAll { glob in e.changes.contains { EventFilter.path($0.path, store: e.store, matchesAny: [glob]) } }
+  }
+
+  /// One warning per glob that matched no change.
+  var warnings: [String] {
+    unmatched.map {
+      "--path '\($0.pattern)' matched no change (paths are matched from the store that changed, 'count', and from its root store, 'pages[id: 1].count'; see them with --kind state.changed)"
+    }
   }
 }

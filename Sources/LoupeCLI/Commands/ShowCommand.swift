@@ -38,10 +38,12 @@ struct ShowCommand: Command {
     let reader = try TraceInput.open(path)
     let progress = TraceInput.progress(for: reader, in: context)
     defer { progress.finish() }
+    var pathUsage = PathGlobUsage(filter: filter)
     if format == .json {
       // Lines pass through untouched; events the filter decides by kind, store or action are
-      // not decoded at all.
+      // not decoded at all (a `--path` filter decodes the state changes it keeps).
       while let item = try TraceInput.next(reader, filter: filter, decode: false) {
+        if let event = item.event { pathUsage.note(event) }
         context.stdout.write(bytes: item.bytes)
         context.stdout.write(bytes: CollectionOfOne(0x0A))
         if context.stdout.isClosed { return ExitStatus.success }
@@ -51,7 +53,9 @@ struct ShowCommand: Command {
       // Every event is observed (for effect durations and causes); the filter picks those shown.
       var renderer = TimelineRenderer(style: context.style)
       while let item = try TraceInput.next(reader), let event = item.event {
-        let text = renderer.render(event, format: format, shown: filter.matches(event))
+        let shown = filter.matches(event)
+        if shown { pathUsage.note(event) }
+        let text = renderer.render(event, format: format, shown: shown)
         if !text.isEmpty {
           context.stdout.write(text)
           if context.stdout.isClosed { return ExitStatus.success }
@@ -61,6 +65,7 @@ struct ShowCommand: Command {
     }
     context.stdout.flush()
     progress.finish()
+    for warning in pathUsage.warnings { context.warn(warning) }
     TraceInput.reportDamage(reader, in: context)
     return ExitStatus.success
   }

@@ -108,7 +108,10 @@ struct AttachSession {
     }
 
     var renderer = TimelineRenderer(style: context.style)
+    var pathUsage = PathGlobUsage(filter: filter)
+    defer { for warning in pathUsage.warnings { context.warn(warning) } }
     for await event in client.events {
+      pathUsage.note(event)
       guard let format, format != .json else { continue }  // json is printed from the raw frames
       let text = renderer.render(event, format: format)
       if !text.isEmpty {

@@ -7,7 +7,10 @@
 /// - `stores` — the event's `store`. Events that carry no store (`session.started`, `mark`)
 ///   are not excluded by this field.
 /// - `actions` — keeps only `action.received` events whose `action` label matches.
-/// - `paths` — keeps only `state.changed` events with at least one change whose `path` matches.
+/// - `paths` — keeps only `state.changed` events with at least one change whose path matches:
+///   the change's own `path` (relative to its store: `count`) or its path from the root
+///   store (`pages[id: 1].count`, see ``ScopePath``), so `pages*.count` finds the counts that
+///   `forEach` children report as `count`.
 ///
 /// `dropped` events pass every filter: a filter never hides that events were lost.
 public struct EventFilter: Sendable, Hashable {
@@ -37,10 +40,18 @@ public struct EventFilter: Sendable, Hashable {
     }
     if let paths {
       guard case .stateChanged(let change) = event.payload,
-        change.changes.contains(where: { paths.anyMatches($0.path) })
+        change.changes.contains(where: { Self.path($0.path, store: change.store, matchesAny: paths) })
       else { return false }
     }
     return true
+  }
+
+  /// Whether a change at `path` of `store` matches one of `globs`, by its own path or by its
+  /// path from the root store.
+  public static func path(_ path: String, store: String, matchesAny globs: [Glob]) -> Bool {
+    if globs.anyMatches(path) { return true }
+    guard let fromRoot = ScopePath.fromRoot(path, store: store) else { return false }
+    return globs.anyMatches(fromRoot)
   }
 
   /// Whether the filter can be decided from the `kind` alone, and if so the verdict for `kind`.

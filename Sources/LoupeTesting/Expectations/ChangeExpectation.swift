@@ -34,9 +34,13 @@ public struct ChangeExpectation: Sendable, Hashable, CustomStringConvertible {
     Self(path: path, op: nil, old: nil, new: nil)
   }
 
-  public func matches(_ change: Change) -> Bool {
+  /// Whether `change` matches. Given the `store` that reported it, the path also matches the
+  /// change's path from the root store (`pages*.count` matches a child's `count`; see
+  /// `ScopePath`).
+  public func matches(_ change: Change, store: String? = nil) -> Bool {
     let glob = Glob(path == "@self" ? "" : path)
-    guard glob.matches(change.path) else { return false }
+    let pathMatches = glob.matches(change.path) || (store.flatMap { ScopePath.fromRoot(change.path, store: $0) }.map(glob.matches) ?? false)
+    guard pathMatches else { return false }
     if let op, op != change.op { return false }
     if let old, old != change.old { return false }
     if let new, new != change.new { return false }
@@ -55,8 +59,8 @@ public struct ChangeExpectation: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether every expectation matches one of `changes` and every change matches one of the
   /// expectations.
-  static func match(_ expected: [Self], _ changes: [Change]) -> Bool {
-    expected.allSatisfy { expectation in changes.contains(where: expectation.matches) }
-      && changes.allSatisfy { change in expected.contains { $0.matches(change) } }
+  static func match(_ expected: [Self], _ changes: [Change], store: String? = nil) -> Bool {
+    expected.allSatisfy { expectation in changes.contains { expectation.matches($0, store: store) } }
+      && changes.allSatisfy { change in expected.contains { $0.matches(change, store: store) } }
   }
 }

@@ -51,7 +51,9 @@ extension EventExpectation {
   /// - Parameters:
   ///   - store: The store whose state changed (a pattern).
   ///   - paths: The changed paths (patterns; `"@self"` is the whole state). Each must match a
-  ///     change, and each change must match one of them.
+  ///     change, and each change must match one of them. A path matches a change's own path
+  ///     (relative to its store) or its path from the root store: `pages*.count` matches the
+  ///     `count` of `AppFeature#1/pages[id: 1]`.
   ///   - changes: The changes with their values, e.g. `[.replace("count", from: 0, to: 1)]`;
   ///     matched like `paths`.
   ///   - summary: The `_printChanges()`-style line (a pattern).
@@ -61,13 +63,13 @@ extension EventExpectation {
     Self(kind: StateChanged.kind, store: store, fields: [
       paths.map { paths in
         let expected = paths.map { ChangeExpectation.changed($0) }
-        return .when("paths: [\(paths.joined(separator: ", "))]", { $0.stateChanged?.changes }) {
-          ChangeExpectation.match(expected, $0)
+        return .when("paths: [\(paths.joined(separator: ", "))]", { $0.stateChanged }) {
+          ChangeExpectation.match(expected, $0.changes, store: $0.store)
         }
       },
       changes.map { expected in
-        .when("changes: [\(expected.map(\.description).joined(separator: ", "))]", { $0.stateChanged?.changes }) {
-          ChangeExpectation.match(expected, $0)
+        .when("changes: [\(expected.map(\.description).joined(separator: ", "))]", { $0.stateChanged }) {
+          ChangeExpectation.match(expected, $0.changes, store: $0.store)
         }
       },
       .glob("summary", summary) { $0.stateChanged?.summary },
