@@ -58,7 +58,8 @@ import Testing
                                   Keep only action.received events whose action label
                                   matches, e.g. '*timerTicked'.
           --path GLOB[,GLOB...]   Keep only state.changed events with a change at a
-                                  matching path, e.g. 'pages*.count'.
+                                  matching path, from the store or from its root store,
+                                  e.g. 'pages*.count'.
           --format text|json|changes
                                   How to print events (default: text).
           -h, --help              Show help for this command.
