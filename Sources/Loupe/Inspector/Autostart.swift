@@ -13,6 +13,7 @@ import Foundation
 /// | `LOUPE=unix:PATH` | listen on a Unix socket at PATH |
 /// | `LOUPE_RECORD=FILE` | write a trace file |
 /// | `LOUPE_REDACT=GLOB,...` | redact these state paths everywhere |
+/// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
 /// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
 ///
 /// A value that cannot be honoured (a bad `LOUPE`, a socket path in use) is reported on stderr
@@ -44,6 +45,13 @@ public enum InspectorAutostart {
     if let redact = environment["LOUPE_REDACT"] {
       inspector.bus.renderOptions.redactedPaths = RenderOptions.redactedPaths(fromEnvironment: redact)
     }
+    if let value = environment["LOUPE_SOURCE_PATHS"] {
+      if let include = sourcePaths(fromEnvironment: value) {
+        inspector.bus.includesSourcePaths = include
+      } else {
+        problems.append("ignoring LOUPE_SOURCE_PATHS=\(value) (expected on or off)")
+      }
+    }
     if let file = environment["LOUPE_RECORD"], !file.isEmpty {
       do { try inspector.start(.record(file)) } catch { problems.append("LOUPE_RECORD: \(error)") }
     }
@@ -55,6 +63,15 @@ public enum InspectorAutostart {
       problems.append("ignoring LOUPE=\(value) (expected off, stdio or unix:PATH)")
     }
     return problems
+  }
+
+  /// `LOUPE_SOURCE_PATHS`: whether `source` keeps `path`; `nil` when invalid.
+  static func sourcePaths(fromEnvironment value: String) -> Bool? {
+    switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+    case "", "on", "1", "true", "yes": true
+    case "off", "0", "false", "no": false
+    default: nil
+    }
   }
 
   /// `LOUPE_EXIT_TIMEOUT`: seconds (a decimal number from 0 to 3600); `nil` when invalid.

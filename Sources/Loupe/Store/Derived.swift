@@ -23,6 +23,8 @@ import Observation
 public final class Derived<Value> {
   /// The name in `derived.recomputed` events.
   public let name: String
+  /// The line that declared it: the `source` of its `derived.recomputed` events.
+  private let location: CodeLocation
   private var current: Value
   private let storeID: String
   private let bus: EventBus
@@ -45,10 +47,11 @@ public final class Derived<Value> {
   }
 
   private init(
-    name: String, initial: Value, storeID: String, bus: EventBus, isEqual: ((Value, Value) -> Bool)?,
+    name: String, location: CodeLocation, initial: Value, storeID: String, bus: EventBus, isEqual: ((Value, Value) -> Bool)?,
     causeIn: @escaping @MainActor (ReductionContext) -> Int
   ) {
     self.name = name
+    self.location = location
     self.causeIn = causeIn
     self.current = initial
     self.storeID = storeID
@@ -58,7 +61,7 @@ public final class Derived<Value> {
 
   /// Builds a derived value over a source that reports (old, new) pairs of `Source`.
   static func make<Source, Input>(
-    name: String, storeID: String, bus: EventBus, causeIn: @escaping @MainActor (ReductionContext) -> Int,
+    name: String, location: CodeLocation, storeID: String, bus: EventBus, causeIn: @escaping @MainActor (ReductionContext) -> Int,
     source: AnyObject, initialSource: Source,
     subscribe: (@escaping @MainActor (Source?, Source, ReductionContext) -> Void) -> StoreSubscription,
     select: @escaping (Source) -> Input, inputsEqual: ((Input, Input) -> Bool)?,
@@ -67,7 +70,8 @@ public final class Derived<Value> {
     var lastInput = select(initialSource)
     let start = bus.isActive ? ContinuousClock.now : nil
     let initial = compute(lastInput)
-    let derived = Derived(name: name, initial: initial, storeID: storeID, bus: bus, isEqual: isEqual, causeIn: causeIn)
+    let derived = Derived(
+      name: name, location: location, initial: initial, storeID: storeID, bus: bus, isEqual: isEqual, causeIn: causeIn)
     derived.source = source
     if let start {
       derived.report(cause: nil, outputChanged: true, duration: ContinuousClock.now - start)
@@ -100,7 +104,8 @@ public final class Derived<Value> {
     let (seconds, attoseconds) = duration.components
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     bus.emit(.derivedRecomputed(DerivedRecomputed(
-      store: storeID, derived: name, cause: cause, outputChanged: outputChanged, durationNs: nanoseconds)))
+      store: storeID, derived: name, cause: cause, outputChanged: outputChanged, durationNs: nanoseconds,
+      source: bus.located(location))))
   }
 
   private func subscribe(_ notify: @escaping @MainActor (Value?, Value, ReductionContext) -> Void) -> StoreSubscription {
@@ -123,35 +128,43 @@ public final class Derived<Value> {
 
   /// A derived value computed from this one, memoized on `select`'s output.
   public func derived<Input: Equatable, Output>(
-    _ name: String, select: @escaping (Value) -> Input, compute: @escaping (Input) -> Output
+    _ name: String, select: @escaping (Value) -> Input, compute: @escaping (Input) -> Output,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
   ) -> Derived<Output> {
-    chain(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: nil)
+    chain(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: nil, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value computed from this one, memoized on `select`'s output.
   public func derived<Input: Equatable, Output: Equatable>(
-    _ name: String, select: @escaping (Value) -> Input, compute: @escaping (Input) -> Output
+    _ name: String, select: @escaping (Value) -> Input, compute: @escaping (Input) -> Output,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
   ) -> Derived<Output> {
-    chain(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: { $0 == $1 })
+    chain(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: { $0 == $1 }, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value computed from this one each time it changes.
-  public func map<Output>(_ name: String, _ transform: @escaping (Value) -> Output) -> Derived<Output> {
-    chain(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: nil)
+  public func map<Output>(
+    _ name: String, _ transform: @escaping (Value) -> Output,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Derived<Output> {
+    chain(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: nil, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value computed from this one each time it changes.
-  public func map<Output: Equatable>(_ name: String, _ transform: @escaping (Value) -> Output) -> Derived<Output> {
-    chain(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: { $0 == $1 })
+  public func map<Output: Equatable>(
+    _ name: String, _ transform: @escaping (Value) -> Output,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Derived<Output> {
+    chain(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: { $0 == $1 }, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   private func chain<Input, Output>(
     _ name: String, select: @escaping (Value) -> Input, inputsEqual: ((Input, Input) -> Bool)?,
-    compute: @escaping (Input) -> Output, isEqual: ((Output, Output) -> Bool)?
+    compute: @escaping (Input) -> Output, isEqual: ((Output, Output) -> Bool)?, source location: CodeLocation
   ) -> Derived<Output> {
     .make(
-      name: name, storeID: storeID, bus: bus, causeIn: causeIn, source: self, initialSource: current, subscribe: subscribe,
-      select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
+      name: name, location: location, storeID: storeID, bus: bus, causeIn: causeIn, source: self, initialSource: current,
+      subscribe: subscribe, select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
   }
 }
 
@@ -166,43 +179,54 @@ extension Store {
   ///   - select: Picks the input from the state; keep it cheap, it runs after every action.
   ///   - compute: Computes the value from the input.
   public func derived<Input: Equatable, Value>(
-    _ name: String, select: @escaping (State) -> Input, compute: @escaping (Input) -> Value
+    _ name: String, select: @escaping (State) -> Input, compute: @escaping (Input) -> Value,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
   ) -> Derived<Value> {
-    makeDerived(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: nil)
+    makeDerived(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: nil, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value memoized on `select`'s output; subscribers hear only of changed outputs.
   public func derived<Input: Equatable, Value: Equatable>(
-    _ name: String, select: @escaping (State) -> Input, compute: @escaping (Input) -> Value
+    _ name: String, select: @escaping (State) -> Input, compute: @escaping (Input) -> Value,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
   ) -> Derived<Value> {
-    makeDerived(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: { $0 == $1 })
+    makeDerived(name, select: select, inputsEqual: { $0 == $1 }, compute: compute, isEqual: { $0 == $1 }, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value that is the part of the state at `keyPath`.
-  public func derived<Value: Equatable>(_ name: String, select keyPath: KeyPath<State, Value>) -> Derived<Value> {
-    makeDerived(name, select: { $0[keyPath: keyPath] }, inputsEqual: { $0 == $1 }, compute: { $0 }, isEqual: { $0 == $1 })
+  public func derived<Value: Equatable>(
+    _ name: String, select keyPath: KeyPath<State, Value>,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Derived<Value> {
+    makeDerived(name, select: { $0[keyPath: keyPath] }, inputsEqual: { $0 == $1 }, compute: { $0 }, isEqual: { $0 == $1 }, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value that is NOT memoized: `transform` runs after every action. Prefer
   /// ``derived(_:select:compute:)``; `map` is for cheap transforms, and its
   /// `derived.recomputed` events (`outputChanged: false`) show when it should be memoized.
-  public func map<Value>(_ name: String, _ transform: @escaping (State) -> Value) -> Derived<Value> {
-    makeDerived(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: nil)
+  public func map<Value>(
+    _ name: String, _ transform: @escaping (State) -> Value,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Derived<Value> {
+    makeDerived(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: nil, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   /// A derived value that is NOT memoized (see ``map(_:_:)-…``); subscribers hear only of
   /// changed outputs.
-  public func map<Value: Equatable>(_ name: String, _ transform: @escaping (State) -> Value) -> Derived<Value> {
-    makeDerived(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: { $0 == $1 })
+  public func map<Value: Equatable>(
+    _ name: String, _ transform: @escaping (State) -> Value,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Derived<Value> {
+    makeDerived(name, select: { $0 }, inputsEqual: nil, compute: transform, isEqual: { $0 == $1 }, source: CodeLocation(fileID: fileID, filePath: filePath, line: line))
   }
 
   private func makeDerived<Input, Value>(
     _ name: String, select: @escaping (State) -> Input, inputsEqual: ((Input, Input) -> Bool)?,
-    compute: @escaping (Input) -> Value, isEqual: ((Value, Value) -> Bool)?
+    compute: @escaping (Input) -> Value, isEqual: ((Value, Value) -> Bool)?, source location: CodeLocation
   ) -> Derived<Value> {
     let node = self.node
     return .make(
-      name: name, storeID: storeID, bus: runtime.bus, causeIn: { $0.cause(for: node) }, source: self, initialSource: readState(),
+      name: name, location: location, storeID: storeID, bus: runtime.bus, causeIn: { $0.cause(for: node) }, source: self, initialSource: readState(),
       subscribe: { subscribeToChanges(false, $0) }, select: select, inputsEqual: inputsEqual, compute: compute, isEqual: isEqual)
   }
 }

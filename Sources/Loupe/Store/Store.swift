@@ -26,7 +26,7 @@ public final class Store<State, Action> {
   let readState: @MainActor () -> State
   /// Sends an action of this store's type on behalf of `entry` (this store or a descendant),
   /// with the action at the entry's level when known.
-  let sendFrom: @MainActor (Action, StoreNode, Any?) -> EffectCollector
+  let sendFrom: @MainActor (Action, StoreNode, Any?, CodeLocation?) -> EffectCollector
   /// Subscribes to this store's state after every processed action: (old, new), where old
   /// is given only to subscribers that want it.
   let subscribeToChanges: @MainActor (
@@ -69,7 +69,7 @@ public final class Store<State, Action> {
     self.runtime = runtime
     self.node = runtime.root
     self.readState = { runtime.state }
-    self.sendFrom = { action, entry, label in runtime.send(action, entry: entry, label: label) }
+    self.sendFrom = { action, entry, label, source in runtime.send(action, entry: entry, label: label, source: source) }
     self.subscribeToChanges = { wantsPrevious, notify in
       let id = runtime.subscribe(wantsPrevious: wantsPrevious, notify)
       return StoreSubscription { [weak runtime] in runtime?.unsubscribe(id) }
@@ -91,8 +91,8 @@ public final class Store<State, Action> {
     self.node = node
     self.readState = { node.isAlive ? state() : node.finalState as? State ?? state() }
     let bus = parent.runtime.bus
-    self.sendFrom = { action, entry, label in
-      parent.sendFrom(embed(action), entry, label ?? (bus.isActive ? action : nil))
+    self.sendFrom = { action, entry, label, source in
+      parent.sendFrom(embed(action), entry, label ?? (bus.isActive ? action : nil), source)
     }
     self.subscribeToChanges = { wantsPrevious, notify in
       parent.subscribeToChanges(wantsPrevious) { old, new, context in
@@ -177,9 +177,16 @@ public final class Store<State, Action> {
   ///
   /// An action sent to a store whose identity has ended (or that was invalidated) is ignored
   /// and reported as a `warning` event (`sendToEndedStore`).
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - fileID, filePath, line: Where the send is, for the `source` of its `action.received`
+  ///     (CONTRACT §9). Leave them to their defaults.
   @discardableResult
-  public func send(_ action: Action) -> StoreTask {
-    StoreTask(collector: sendFrom(action, node, nil))
+  public func send(
+    _ action: Action, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> StoreTask {
+    StoreTask(collector: sendFrom(action, node, nil, CodeLocation(fileID: fileID, filePath: filePath, line: line)))
   }
 
   /// Ends a root store now instead of at release: cancels its effects (reason

@@ -169,12 +169,17 @@ public struct ActionReceived: Sendable, Hashable {
   public var origin: Origin
   /// The effect that sent it, when `origin` is `.effect`.
   public var effect: Int?
-  public init(store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil) {
+  /// Where it came from (CONTRACT §9): the line that called `send` (origin `send`), the line
+  /// that created the effect that sent it (origin `effect`), or the parent action's source
+  /// (origin `parent`). Absent in traces written before source locations (version 1).
+  public var source: CodeLocation?
+  public init(store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil, source: CodeLocation? = nil) {
     self.store = store
     self.action = action
     self.value = value
     self.origin = origin
     self.effect = effect
+    self.source = source
   }
 }
 
@@ -228,11 +233,15 @@ public struct EffectStarted: Sendable, Hashable {
   /// `seq` of the action whose reducer returned the effect.
   public var cause: Int
   public var cancelID: String?
-  public init(store: String, effect: Int, cause: Int, cancelID: String?) {
+  /// The line that created the effect (`.run { }`, `.send(…)`); a `.cancellable(id:)`
+  /// chained to it does not change it.
+  public var source: CodeLocation?
+  public init(store: String, effect: Int, cause: Int, cancelID: String?, source: CodeLocation? = nil) {
     self.store = store
     self.effect = effect
     self.cause = cause
     self.cancelID = cancelID
+    self.source = source
   }
 }
 
@@ -265,9 +274,13 @@ public struct EffectCancelled: Sendable, Hashable {
     public var store: String
     /// `seq` of the action whose reducer asked for the cancellation.
     public var cause: Int
-    public init(store: String, cause: Int) {
+    /// The line that asked for it: the `.cancel(id:)`, `.cancellable(id:cancelInFlight: true)`
+    /// or `.debounce(id:for:)`; for an ended identity, the source of the action that ended it.
+    public var source: CodeLocation?
+    public init(store: String, cause: Int, source: CodeLocation? = nil) {
       self.store = store
       self.cause = cause
+      self.source = source
     }
   }
   public var store: String
@@ -294,12 +307,15 @@ public struct DerivedRecomputed: Sendable, Hashable {
   public var cause: Int?
   public var outputChanged: Bool
   public var durationNs: Int
-  public init(store: String, derived: String, cause: Int?, outputChanged: Bool, durationNs: Int) {
+  /// The line that declared the derived value (`store.derived(…)`, `.map(…)`).
+  public var source: CodeLocation?
+  public init(store: String, derived: String, cause: Int?, outputChanged: Bool, durationNs: Int, source: CodeLocation? = nil) {
     self.store = store
     self.derived = derived
     self.cause = cause
     self.outputChanged = outputChanged
     self.durationNs = durationNs
+    self.source = source
   }
 }
 
@@ -325,9 +341,12 @@ public struct Warning: Sendable, Hashable {
   public var code: String
   public var message: String
   public var store: String?
-  public init(code: String, message: String, store: String? = nil) {
+  /// The line behind the misuse: the source of the action that was ignored or misrouted.
+  public var source: CodeLocation?
+  public init(code: String, message: String, store: String? = nil, source: CodeLocation? = nil) {
     self.code = code
     self.message = message
     self.store = store
+    self.source = source
   }
 }

@@ -59,7 +59,7 @@ extension Event.Payload {
       self = .actionReceived(
         ActionReceived(
           store: try f.string("store"), action: try f.string("action"), value: f.object["value"] ?? .null,
-          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect")))
+          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect"), source: try f.source()))
     case StateChanged.kind:
       guard let changes = f.object["changes"]?.arrayValue else {
         throw f.error("changes", expected: "an array")
@@ -82,7 +82,7 @@ extension Event.Payload {
       self = .effectStarted(
         EffectStarted(
           store: try f.string("store"), effect: try f.int("effect"), cause: try f.int("cause"),
-          cancelID: try f.optionalString("cancelID")))
+          cancelID: try f.optionalString("cancelID"), source: try f.source()))
     case EffectFinished.kind:
       self = .effectFinished(
         EffectFinished(
@@ -94,7 +94,7 @@ extension Event.Payload {
       case nil, .null?: by = nil
       case .object(let object)?:
         let bf = Fields(object: object, kind: "effect.cancelled by")
-        by = EffectCancelled.Source(store: try bf.string("store"), cause: try bf.int("cause"))
+        by = EffectCancelled.Source(store: try bf.string("store"), cause: try bf.int("cause"), source: try bf.source())
       default: throw f.error("by", expected: "an object or null")
       }
       self = .effectCancelled(
@@ -105,14 +105,16 @@ extension Event.Payload {
       self = .derivedRecomputed(
         DerivedRecomputed(
           store: try f.string("store"), derived: try f.string("derived"), cause: try f.optionalInt("cause"),
-          outputChanged: try f.bool("outputChanged"), durationNs: try f.int("durationNs")))
+          outputChanged: try f.bool("outputChanged"), durationNs: try f.int("durationNs"), source: try f.source()))
     case Mark.kind:
       self = .mark(Mark(label: try f.string("label")))
     case Dropped.kind:
       self = .dropped(Dropped(count: try f.int("count")))
     case Warning.kind:
       self = .warning(
-        Warning(code: try f.string("code"), message: try f.string("message"), store: try f.optionalString("store")))
+        Warning(
+          code: try f.string("code"), message: try f.string("message"), store: try f.optionalString("store"),
+          source: try f.source()))
     default:
       var rest = f.object
       for key in Event.envelopeKeys { rest[key] = nil }
@@ -142,6 +144,17 @@ struct Fields {
     case nil, .null?: return nil
     case .string(let s)?: return s
     default: throw error(key, expected: "a string or null")
+    }
+  }
+
+  /// The optional `source` member (CONTRACT §9): absent or null is `nil`.
+  func source() throws(EventDecodingError) -> CodeLocation? {
+    switch object["source"] {
+    case nil, .null?: return nil
+    case .object(let object)?:
+      let sf = Fields(object: object, kind: "\(kind ?? "event") source")
+      return CodeLocation(file: try sf.string("file"), line: try sf.int("line"), path: try sf.optionalString("path"))
+    default: throw error("source", expected: "an object or null")
     }
   }
 

@@ -32,6 +32,7 @@ extension Event {
       w.key("value"); w.value(e.value)
       w.key("origin"); w.string(e.origin.rawValue)
       if let effect = e.effect { w.key("effect"); w.int(effect) }
+      w.source(e.source)
     case .stateChanged(let e):
       w.key("store"); w.string(e.store)
       w.key("cause"); w.int(e.cause)
@@ -45,6 +46,7 @@ extension Event {
       w.key("effect"); w.int(e.effect)
       w.key("cause"); w.int(e.cause)
       w.key("cancelID"); w.stringOrNull(e.cancelID)
+      w.source(e.source)
     case .effectFinished(let e):
       w.key("store"); w.string(e.store)
       w.key("effect"); w.int(e.effect)
@@ -60,6 +62,7 @@ extension Event {
         w.beginObject()
         w.key("store"); w.string(by.store)
         w.key("cause"); w.int(by.cause)
+        w.source(by.source)
         w.endObject()
       } else {
         w.null()
@@ -71,6 +74,7 @@ extension Event {
       if let cause = e.cause { w.int(cause) } else { w.null() }
       w.key("outputChanged"); w.bool(e.outputChanged)
       w.key("durationNs"); w.int(e.durationNs)
+      w.source(e.source)
     case .mark(let e):
       w.key("label"); w.string(e.label)
     case .dropped(let e):
@@ -79,6 +83,7 @@ extension Event {
       w.key("code"); w.string(e.code)
       w.key("message"); w.string(e.message)
       w.key("store"); w.stringOrNull(e.store)
+      w.source(e.source)
     case .unknown(_, let fields):
       for member in fields.members where !Self.envelopeKeys.contains(member.key) {
         w.key(member.key)
@@ -127,5 +132,12 @@ extension Change {
 extension JSONWriter {
   public mutating func stringOrNull(_ value: String?) {
     if let value { string(value) } else { null() }
+  }
+
+  /// Writes `"source": {…}` when there is a source location; nothing otherwise.
+  mutating func source(_ value: CodeLocation?) {
+    guard let value else { return }
+    key("source")
+    value.encode(into: &self)
   }
 }

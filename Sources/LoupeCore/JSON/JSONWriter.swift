@@ -181,6 +181,12 @@ public struct JSONWriter: Sendable {
     needsComma = true
   }
 
+  /// Writes a static string (a `#fileID`, say) quoted and escaped, straight from its bytes.
+  public mutating func string(staticText value: StaticString) {
+    value.withUTF8Buffer { writeEscaped($0) }
+    needsComma = true
+  }
+
   /// Writes already-encoded JSON text as the next value. The caller vouches for its validity.
   public mutating func raw(_ json: some Collection<UInt8>) {
     separate()

@@ -23,6 +23,7 @@ public final class EventBus: Sendable {
   private let state = Mutex(State())
   private let active = Atomic<Bool>(false)
   private let effectIDs = Atomic<Int>(0)
+  private let sourcePaths = Atomic<Bool>(true)
   private let origin: ContinuousClock.Instant
   /// The wall-clock start of the session, for `startedAt`.
   public let startDate: Date
@@ -118,6 +119,14 @@ public final class EventBus: Sendable {
   public var directory: (any StoreDirectory)? {
     get { state.withLock { $0.directory } }
     set { state.withLock { $0.directory = newValue } }
+  }
+
+  /// Whether `source` locations in events keep their `path` (the `#filePath`). `true` by
+  /// default; `LOUPE_SOURCE_PATHS=off` sets it to `false` on ``shared`` so that traces
+  /// shared with others carry no build-machine paths (CONTRACT §9).
+  public var includesSourcePaths: Bool {
+    get { sourcePaths.load(ordering: .relaxed) }
+    set { sourcePaths.store(newValue, ordering: .relaxed) }
   }
 
   /// How values are rendered for this session (caps, redaction).

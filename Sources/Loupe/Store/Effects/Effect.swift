@@ -19,13 +19,14 @@
 public struct Effect<Action> {
   indirect enum Operation {
     case none
-    case send(Action)
+    /// Every case that the program writes carries the line that wrote it (CONTRACT §9).
+    case send(Action, CodeLocation)
     case run(RunOperation<Action>)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
-    case cancellable(CancelKey, cancelInFlight: Bool, Effect<Action>)
-    case cancel(CancelKey)
-    case debounce(CancelKey, Duration, AnyClock?, Effect<Action>)
+    case cancellable(CancelKey, cancelInFlight: Bool, Effect<Action>, CodeLocation)
+    case cancel(CancelKey, CodeLocation)
+    case debounce(CancelKey, Duration, AnyClock?, Effect<Action>, CodeLocation)
     case transform(any EffectTransform<Action>)
   }
 
@@ -39,7 +40,13 @@ public struct Effect<Action> {
   /// Sends `action` to the store right after the current action, before `send` returns.
   ///
   /// Use it to share logic between actions; it is reported as an effect that sends once.
-  public static func send(_ action: Action) -> Self { Self(.send(action)) }
+  /// `fileID`, `filePath` and `line` locate it in events (CONTRACT §9): leave them to their
+  /// defaults.
+  public static func send(
+    _ action: Action, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
+    Self(.send(action, CodeLocation(fileID: fileID, filePath: filePath, line: line)))
+  }
 
   /// Runs `operation` in a new task; it sends actions back with `send`.
   ///
@@ -56,12 +63,20 @@ public struct Effect<Action> {
   ///   - operation: The work. Throwing ends the effect as `failed` (unless it was cancelled).
   ///   - handler: Called with the error when `operation` throws anything but cancellation;
   ///     it can send actions too.
+  ///   - fileID, filePath, line: Where the effect is created: the `source` of its
+  ///     `effect.started` and of the actions it sends (CONTRACT §9). Leave them to their
+  ///     defaults.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
-    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line
   ) -> Self {
-    Self(.run(RunOperation(priority: priority, operation: operation, handler: handler)))
+    Self(.run(RunOperation(
+      priority: priority, operation: operation, handler: handler,
+      source: CodeLocation(fileID: fileID, filePath: filePath, line: line))))
   }
 
   /// Whether this is ``none``.
@@ -74,6 +89,8 @@ struct RunOperation<Action> {
   let priority: TaskPriority?
   let operation: @Sendable (Send<Action>) async throws -> Void
   let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+  /// The line that created the effect.
+  let source: CodeLocation
 }
 
 /// How an effect reaches the store: the closure the store gives every `run` operation.

@@ -64,53 +64,74 @@ extension Effect {
   ///   - id: Any hashable, sendable value; an enum case is the usual choice.
   ///   - cancelInFlight: Cancel effects already running with this id before starting this one
   ///     (reported with reason `cancelInFlight`).
-  public func cancellable<ID: Hashable & Sendable>(id: ID, cancelInFlight: Bool = false) -> Self {
+  ///   - fileID, filePath, line: Where it is written: the `by.source` of the cancellations
+  ///     that `cancelInFlight` causes (the effect keeps the line that created it). Leave them
+  ///     to their defaults.
+  public func cancellable<ID: Hashable & Sendable>(
+    id: ID, cancelInFlight: Bool = false,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
     if isNone && !cancelInFlight { return .none }
-    return Self(.cancellable(CancelKey(id), cancelInFlight: cancelInFlight, self))
+    return Self(.cancellable(
+      CancelKey(id), cancelInFlight: cancelInFlight, self, CodeLocation(fileID: fileID, filePath: filePath, line: line)))
   }
 
   /// Cancels the running effects that this store registered with `id` (reason `cancel`).
-  public static func cancel<ID: Hashable & Sendable>(id: ID) -> Self {
-    Self(.cancel(CancelKey(id)))
+  /// `fileID`, `filePath` and `line` become the cancellations' `by.source`.
+  public static func cancel<ID: Hashable & Sendable>(
+    id: ID, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
+    Self(.cancel(CancelKey(id), CodeLocation(fileID: fileID, filePath: filePath, line: line)))
   }
 
   /// Starts this effect after `duration` unless another effect with `id` replaces it first:
   /// each new debounced effect cancels the pending one (reason `cancelInFlight`).
   ///
-  /// Waits on the store's clock, so a ``TestClock`` drives it in tests.
-  public func debounce<ID: Hashable & Sendable>(id: ID, for duration: Duration) -> Self {
-    Self(.debounce(CancelKey(id), duration, nil, self))
+  /// Waits on the store's clock, so a ``TestClock`` drives it in tests. `fileID`, `filePath`
+  /// and `line` become the `by.source` of the cancellations it causes.
+  public func debounce<ID: Hashable & Sendable>(
+    id: ID, for duration: Duration,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
+    Self(.debounce(CancelKey(id), duration, nil, self, CodeLocation(fileID: fileID, filePath: filePath, line: line)))
   }
 
-  /// Like ``debounce(id:for:)``, waiting on `clock` instead of the store's clock.
-  public func debounce<ID: Hashable & Sendable, C: Clock<Duration>>(id: ID, for duration: Duration, clock: C) -> Self {
-    Self(.debounce(CancelKey(id), duration, AnyClock(clock), self))
+  /// Like ``debounce(id:for:fileID:filePath:line:)``, waiting on `clock` instead of the store's clock.
+  public func debounce<ID: Hashable & Sendable, C: Clock<Duration>>(
+    id: ID, for duration: Duration, clock: C,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
+    Self(.debounce(
+      CancelKey(id), duration, AnyClock(clock), self, CodeLocation(fileID: fileID, filePath: filePath, line: line)))
   }
 }
 
 extension Effect {
   /// This effect with every start delayed by `duration` on `clock` (what debounce runs).
-  func delayed(by duration: Duration, on clock: AnyClock) -> Self {
+  /// Delayed effects keep the lines that created them; the wait before a composed effect is
+  /// located at the `.debounce` (`source`).
+  func delayed(by duration: Duration, on clock: AnyClock, source: CodeLocation) -> Self {
     switch operation {
     case .none:
       return .none
-    case .send(let action):
+    case .send(let action, let sendSource):
       let box = UncheckedSendable(action)
-      return .run { send in
+      return Self(.run(RunOperation(priority: nil, operation: { send in
         try await clock.sleep(for: duration)
         await send(box.value)
-      }
+      }, handler: nil, source: sendSource)))
     case .run(let run):
       return Self(.run(RunOperation(priority: run.priority, operation: { send in
         try await clock.sleep(for: duration)
         try await run.operation(send)
-      }, handler: run.handler)))
+      }, handler: run.handler, source: run.source)))
     case .merge(let effects):
-      return Self(.merge(effects.map { $0.delayed(by: duration, on: clock) }))
-    case .cancellable(let key, let inFlight, let inner):
-      return Self(.cancellable(key, cancelInFlight: inFlight, inner.delayed(by: duration, on: clock)))
+      return Self(.merge(effects.map { $0.delayed(by: duration, on: clock, source: source) }))
+    case .cancellable(let key, let inFlight, let inner, let cancellableSource):
+      return Self(.cancellable(key, cancelInFlight: inFlight, inner.delayed(by: duration, on: clock, source: source), cancellableSource))
     case .concatenate, .cancel, .debounce, .transform:
-      let wait = Effect<Action>.run { _ in try await clock.sleep(for: duration) }
+      let wait = Effect<Action>(.run(RunOperation(
+        priority: nil, operation: { _ in try await clock.sleep(for: duration) }, handler: nil, source: source)))
       return .concatenate([wait, self])
     }
   }

@@ -15,6 +15,9 @@ final class EffectRecord {
   let cancelKey: CancelKey?
   /// Every registry and id it is registered under.
   var registrations: [CancelRegistration]
+  /// The line that created the effect (`nil` for drivers): the `source` of its
+  /// `effect.started` and of the actions it sends.
+  let source: CodeLocation?
   var status = Status.running
   var task: Task<Void, Never>?
   /// Whether its task has returned (a cancelled task may still be running).
@@ -22,7 +25,11 @@ final class EffectRecord {
   private var endWaiters: [CheckedContinuation<Void, Never>] = []
   private var endActions: [@MainActor () -> Void] = []
 
-  init(id: Int, kind: Kind, owner: StoreNode, cause: Int, cancelKey: CancelKey?, registrations: [CancelRegistration]) {
+  init(
+    id: Int, kind: Kind, owner: StoreNode, cause: Int, cancelKey: CancelKey?, registrations: [CancelRegistration],
+    source: CodeLocation?
+  ) {
+    self.source = source
     self.id = id
     self.kind = kind
     self.owner = owner

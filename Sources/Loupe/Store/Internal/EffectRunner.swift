@@ -20,8 +20,9 @@ struct EffectScope<Action> {
     return copy
   }
 
-  var by: EffectCancelled.Source? {
-    active ? EffectCancelled.Source(store: owner.id, cause: cause) : nil
+  /// The `by` of a cancellation this scope's effect asks for at `source`.
+  func by(at source: CodeLocation, bus: EventBus) -> EffectCancelled.Source? {
+    active ? EffectCancelled.Source(store: owner.id, cause: cause, source: bus.located(source)) : nil
   }
 }
 
@@ -75,44 +76,45 @@ extension RuntimeBase {
     switch effect.operation {
     case .none:
       return []
-    case .send(let action):
-      let record = makeRecord(.send, in: scope)
+    case .send(let action, let source):
+      let record = makeRecord(.send, in: scope, source: source)
       if record.status == .running { scope.deliver(action, record, nil) }
       return [record]
     case .run(let run):
-      let record = makeRecord(.run, in: scope)
+      let record = makeRecord(.run, in: scope, source: run.source)
       if record.status == .running { launch(run, record: record, scope: scope) }
       return [record]
     case .merge(let effects):
       return effects.flatMap { start($0, in: scope) }
     case .concatenate(let effects):
       return startConcatenation(effects[...], in: scope)
-    case .cancellable(let key, let cancelInFlight, let inner):
+    case .cancellable(let key, let cancelInFlight, let inner, let source):
       let registry = scope.owner.cancellation
-      if cancelInFlight { cancelEffects(in: registry, key: key, reason: .cancelInFlight, by: scope.by) }
+      if cancelInFlight { cancelEffects(in: registry, key: key, reason: .cancelInFlight, by: scope.by(at: source, bus: bus)) }
       return start(inner, in: scope.adding(registry, key))
-    case .cancel(let key):
-      cancelEffects(in: scope.owner.cancellation, key: key, reason: .cancel, by: scope.by)
+    case .cancel(let key, let source):
+      cancelEffects(in: scope.owner.cancellation, key: key, reason: .cancel, by: scope.by(at: source, bus: bus))
       return []
-    case .debounce(let key, let duration, let debounceClock, let inner):
-      let delayed = inner.delayed(by: duration, on: debounceClock ?? clock)
+    case .debounce(let key, let duration, let debounceClock, let inner, let source):
+      let delayed = inner.delayed(by: duration, on: debounceClock ?? clock, source: source)
       var scope = scope
       if let testClock = debounceClock?.base as? TestClock { scope.testClocks.append(testClock) }
-      return start(Effect(.cancellable(key, cancelInFlight: true, delayed)), in: scope)
+      return start(Effect(.cancellable(key, cancelInFlight: true, delayed, source)), in: scope)
     case .transform(let transform):
       return transform.start(in: self, scope: scope)
     }
   }
 
-  private func makeRecord<A>(_ kind: EffectRecord.Kind, in scope: EffectScope<A>) -> EffectRecord {
+  private func makeRecord<A>(_ kind: EffectRecord.Kind, in scope: EffectScope<A>, source: CodeLocation?) -> EffectRecord {
     let record = EffectRecord(
       id: kind == .driver ? -nextSerial() : bus.nextEffectID(), kind: kind, owner: scope.owner, cause: scope.cause,
-      cancelKey: scope.registrations.last?.key, registrations: scope.registrations)
+      cancelKey: scope.registrations.last?.key, registrations: scope.registrations, source: source)
     for registration in record.registrations { registration.registry.add(record, for: registration.key) }
     scope.owner.effects[record.id] = record
     scope.collector.add(record)
     if kind != .driver, scope.active {
-      bus.emit(.effectStarted(EffectStarted(store: scope.owner.id, effect: record.id, cause: scope.cause, cancelID: record.cancelIDText)))
+      bus.emit(.effectStarted(EffectStarted(
+        store: scope.owner.id, effect: record.id, cause: scope.cause, cancelID: record.cancelIDText, source: bus.located(source))))
     }
     if !scope.owner.isAlive || isInvalidated {
       // Returned by a store whose identity ended in the same action: it never runs.
@@ -174,7 +176,7 @@ extension RuntimeBase {
     guard !rest.isEmpty else { return started }
     // The driver stands for the parts not started yet: cancelling it (by id, or when the
     // identity ends) stops them; it ends when the last part has ended.
-    let driver = makeRecord(.driver, in: scope)
+    let driver = makeRecord(.driver, in: scope, source: nil)
     whenAllEnded(started) { [weak self] in
       guard let self, driver.status == .running else { return driver.markEnded() }
       let next = self.startConcatenation(rest, in: scope)
@@ -233,5 +235,14 @@ extension RuntimeBase {
   private func unregister(_ record: EffectRecord) {
     for registration in record.registrations { registration.registry.remove(record, for: registration.key) }
     record.owner.effects[record.id] = nil
+  }
+}
+
+extension EventBus {
+  /// `source` as events carry it: without its `path` when the session leaves paths out
+  /// (`LOUPE_SOURCE_PATHS=off`). Call only when a sink is attached.
+  func located(_ source: CodeLocation?) -> CodeLocation? {
+    guard let source else { return nil }
+    return includesSourcePaths ? source : source.withoutPath
   }
 }

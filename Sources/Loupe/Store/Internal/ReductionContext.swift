@@ -20,6 +20,9 @@ final class ReductionContext {
   /// The store the action was sent to (by the program or an effect).
   let entry: StoreNode
   let entrySeq: Int
+  /// The `source` of the entry's `action.received` (paths already dropped if asked): routed
+  /// actions (origin `parent`) and warnings carry it.
+  let entrySource: CodeLocation?
   nonisolated let active: Bool
   let options: RenderOptions
 
@@ -29,10 +32,11 @@ final class ReductionContext {
   /// `seq` of the `action.received` of each child a scope operator routed the action into.
   private var causes: [ObjectIdentifier: Int] = [:]
 
-  init(runtime: RuntimeBase, entry: StoreNode, entrySeq: Int, active: Bool, options: RenderOptions) {
+  init(runtime: RuntimeBase, entry: StoreNode, entrySeq: Int, entrySource: CodeLocation?, active: Bool, options: RenderOptions) {
     self.runtime = runtime
     self.entry = entry
     self.entrySeq = entrySeq
+    self.entrySource = entrySource
     self.active = active
     self.options = options
   }
@@ -66,7 +70,7 @@ final class ReductionContext {
       let action = childAction()
       let seq = runtime.bus.emit(.actionReceived(ActionReceived(
         store: child.id, action: ValueRenderer.actionLabel(action),
-        value: ValueRenderer.render(action, options: options), origin: .parent)))
+        value: ValueRenderer.render(action, options: options), origin: .parent, source: entrySource)))
       causes[ObjectIdentifier(child)] = seq
     }
     return EffectOwner(node: child, cause: cause(for: child))
@@ -77,7 +81,7 @@ final class ReductionContext {
   /// Reports a misuse the reducer survived (e.g. an action for an element that is not there).
   func warn(code: String, message: String) {
     guard active else { return }
-    runtime.bus.emit(.warning(Warning(code: code, message: message, store: currentNode?.id)))
+    runtime.bus.emit(.warning(Warning(code: code, message: message, store: currentNode?.id, source: entrySource)))
   }
 }
 

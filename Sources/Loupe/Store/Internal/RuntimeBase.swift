@@ -137,14 +137,14 @@ class RuntimeBase {
   }
 
   /// Reports an action sent to a store whose identity has ended.
-  func warnEnded(_ node: StoreNode, action: @autoclosure () -> Any) {
+  func warnEnded(_ node: StoreNode, action: @autoclosure () -> Any, source: CodeLocation?) {
     guard bus.isActive else { return }
     let label = ValueRenderer.actionLabel(action())
     let reason = node === root && isInvalidated ? "the store was invalidated" : "its identity \(node.identity) ended"
     bus.emit(.warning(Warning(
       code: "sendToEndedStore",
       message: "\(label) was sent to \(node.id) after \(reason); the action was ignored.",
-      store: node.id)))
+      store: node.id, source: bus.located(source))))
   }
 }
 

@@ -28,6 +28,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     /// The action at the entry store's level, when it is not the root (and a sink is attached).
     let label: Any?
     let origin: ActionReceived.Origin
+    /// Where it was sent from: the `send` call, or the line that created the effect.
+    let source: CodeLocation?
     let record: EffectRecord?
     let collector: EffectCollector
   }
@@ -69,9 +71,9 @@ final class StoreRuntime<State, Action>: RuntimeBase {
   // MARK: Sending
 
   /// Sends `action` (a root action) on behalf of `entry`, the store it was sent to.
-  func send(_ action: Action, entry: StoreNode, label: Any?) -> EffectCollector {
+  func send(_ action: Action, entry: StoreNode, label: Any?, source: CodeLocation?) -> EffectCollector {
     let collector = EffectCollector()
-    enqueue(Pending(action: action, entry: entry, label: label, origin: .send, record: nil, collector: collector))
+    enqueue(Pending(action: action, entry: entry, label: label, origin: .send, source: source, record: nil, collector: collector))
     return collector
   }
 
@@ -83,7 +85,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
         // A `.send` is part of the send that returned it (its effects are the same task's);
         // an action from a running effect starts a task of its own, as in TCA.
         self?.enqueue(Pending(
-          action: action, entry: entry?.node ?? record.owner, label: entry?.label, origin: .effect, record: record,
+          action: action, entry: entry?.node ?? record.owner, label: entry?.label, origin: .effect, source: record.source,
+          record: record,
           collector: record.kind == .send ? collector : EffectCollector()))
       })
   }
@@ -112,19 +115,22 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       if let record = pending.record, record.kind == .send { sendEffectProcessed(record) }
     }
     guard !isInvalidated, pending.entry.isAlive else {
-      warnEnded(pending.entry, action: pending.label ?? pending.action)
+      warnEnded(pending.entry, action: pending.label ?? pending.action, source: pending.source)
       return
     }
     let active = bus.isActive
     let options = active ? bus.renderOptions : .default
     var entrySeq = 0
+    var source: CodeLocation?
     if active {
       let label = pending.label ?? pending.action
+      source = bus.located(pending.source)
       entrySeq = bus.emit(.actionReceived(ActionReceived(
         store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: ValueRenderer.render(label, options: options),
-        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil)))
+        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source)))
     }
-    let context = ReductionContext(runtime: self, entry: pending.entry, entrySeq: entrySeq, active: active, options: options)
+    let context = ReductionContext(
+      runtime: self, entry: pending.entry, entrySeq: entrySeq, entrySource: source, active: active, options: options)
     let oldState: State? = active || previousStateWanted > 0 ? state : nil
     let effect = ReductionContextLocal.$current.withValue(context) {
       reducer.reduce(into: &state, action: pending.action)
@@ -136,8 +142,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       let walker = ChildWalker(runtime: self, isInitial: false, active: active, options: options, oldRootState: { oldState.map { $0 as Any } })
       reducer.walkChildren(of: state, walker: walker)
       newNodes = walker.newNodes
-      let source = active ? EffectCancelled.Source(store: pending.entry.id, cause: entrySeq) : nil
-      apply(walker.steps, active: active, by: source)
+      let by = active ? EffectCancelled.Source(store: pending.entry.id, cause: entrySeq, source: source) : nil
+      apply(walker.steps, active: active, by: by)
     }
     if active, let oldState {
       emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
