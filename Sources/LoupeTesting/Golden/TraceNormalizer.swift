@@ -8,7 +8,9 @@
 ///   filter, or from before a recorder was attached) becomes 0;
 /// - effect ids are renumbered 1, 2, 3… in the order they first appear;
 /// - identities are renumbered `i1`, `i2`… in the order they first appear (in warnings'
-///   messages too).
+///   messages too);
+/// - `source` locations (CONTRACT §9) are left out: a golden trace pins behaviour, and
+///   moving a line of code, or building on another machine, must not change it.
 ///
 /// Store ids, action labels, values and changes are kept: they are the behaviour. Normalizing
 /// a normalized stream changes nothing.
@@ -53,6 +55,7 @@ public struct TraceNormalizer {
       event.payload = .identityChanged(e)
     case .actionReceived(var e):
       e.effect = e.effect.map { effect($0) }
+      e.source = nil
       event.payload = .actionReceived(e)
     case .stateChanged(var e):
       e.cause = reference(e.cause)
@@ -60,6 +63,7 @@ public struct TraceNormalizer {
     case .effectStarted(var e):
       e.effect = effect(e.effect)
       e.cause = reference(e.cause)
+      e.source = nil
       event.payload = .effectStarted(e)
     case .effectFinished(var e):
       e.effect = effect(e.effect)
@@ -71,9 +75,11 @@ public struct TraceNormalizer {
     case .derivedRecomputed(var e):
       e.durationNs = 0
       e.cause = e.cause.map { reference($0) }
+      e.source = nil
       event.payload = .derivedRecomputed(e)
     case .warning(var e):
       e.message = renumberIdentities(in: e.message)
+      e.source = nil
       event.payload = .warning(e)
     case .mark, .dropped, .unknown:
       break
