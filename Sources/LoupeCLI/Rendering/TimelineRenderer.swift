@@ -92,15 +92,7 @@ struct TimelineRenderer {
   /// What to print after an action's label: nothing for a case without payload (rendered as
   /// its case name), `(payload)` for `{"case": payload}`, else the value.
   static func payload(of action: ActionReceived) -> String? {
-    let caseName = action.action.split(separator: ".").last.map(String.init) ?? action.action
-    switch action.value {
-    case .null: return nil
-    case .string(let name) where name == caseName || name == action.action: return nil
-    case .object(let object) where object.count == 1 && object.members[0].key == caseName:
-      return "(" + ValueText.compact(object.members[0].value, maxLength: 120) + ")"
-    default:
-      return " " + ValueText.compact(action.value, maxLength: 120)
-    }
+    ActionText.payload(label: action.action, value: action.value)
   }
 
   private func details(_ event: Event) -> (String, [String]) {

@@ -21,6 +21,7 @@ enum TypeNames {
   /// The store type name of a root store: the reducer's type, or, for the package's own
   /// reducers (`Reduce`, `CombineReducers`, …), the state's type without a trailing `.State`.
   static func storeType<R: Reducer>(of reducer: R.Type) -> String {
+    if let wrapper = reducer as? any NamedAfterWrappedReducer.Type { return wrapper.storeTypeName }
     guard reducer is any BuiltInReducer.Type else { return name(of: reducer) }
     let state = name(of: R.State.self)
     return state.hasSuffix(".State") ? String(state.dropLast(".State".count)) : state
@@ -39,6 +40,11 @@ enum TypeNames {
 
 /// Reducers defined by this package: named after their state when they are a store's root.
 protocol BuiltInReducer {}
+
+/// Reducers that wrap another (`_printChanges()`): a store is named after the wrapped one.
+protocol NamedAfterWrappedReducer {
+  static var storeTypeName: String { get }
+}
 
 /// Turns key paths into state paths (`\AppFeature.State.detail` → `detail`), once per key path.
 @MainActor

@@ -1,0 +1,68 @@
+import Loupe
+import Synchronization
+import Testing
+
+/// `._printChanges()`: each action's text, pinned exactly, and the store it runs in unchanged.
+@MainActor
+@Suite struct PrintChangesTests {
+  /// Collects what the printer writes.
+  final class Printed: Sendable {
+    private let texts = Mutex<[String]>([])
+    var printer: ChangePrinter { .lines { text in self.texts.withLock { $0.append(text) } } }
+    var all: [String] { texts.withLock { $0 } }
+  }
+
+  @Test func eachActionPrintsItsSummaryLineAndItsChanges() {
+    let printed = Printed()
+    let (bus, _) = makeSession()
+    let store = Store(initialState: Counter.State(), bus: bus) { Counter()._printChanges(printed.printer) }
+    store.send(.increment)
+    store.send(.setLabel("clicks"))
+    store.send(.noop)
+    #expect(printed.all == [
+      """
+      received action: Counter.Action.increment
+      Counter: _count changed.
+        − count: 0
+        + count: 1
+      """,
+      """
+      received action: Counter.Action.setLabel("clicks")
+      Counter: _label changed.
+        − label: "count"
+        + label: "clicks"
+      """,
+      """
+      received action: Counter.Action.noop
+      Counter: (no state changes)
+      """,
+    ])
+    // The store is named after the feature, not the printing wrapper.
+    #expect(store.storeID == "Counter#1")
+  }
+
+  @Test func childrenStayScopedStoresAndTheirChangesPrintFromTheRoot() {
+    let printed = Printed()
+    let (bus, recorder) = makeSession()
+    let store = Store(initialState: ContentFeature.State(), bus: bus) { ContentFeature()._printChanges(printed.printer) }
+    store.send(.playButton(.tapped))
+    store.send(.toggleTapped)
+    #expect(printed.all == [
+      """
+      received action: ContentFeature.Action.playButton("tapped")
+      ContentFeature: _playButton changed.
+        − playButton.isPlaying: false
+        + playButton.isPlaying: true
+      """,
+      """
+      received action: ContentFeature.Action.toggleTapped
+      ContentFeature: _showPlayButton, _playButton changed.
+        − showPlayButton: true
+        + showPlayButton: false
+        − playButton: {isPlaying: true}
+      """,
+    ])
+    // The child is still its own scoped store.
+    #expect(recorder.lines.contains { $0.contains("store.created ContentFeature#1/playButton") })
+  }
+}
