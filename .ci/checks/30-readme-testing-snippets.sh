@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's LoupeTesting examples are real tests: every ```swift block that follows a
+# The README's and docs/'s examples are real tests: every ```swift block that follows a
 # `<!-- mirrored in PATH -->` line must be exactly the file PATH, which `swift test` runs,
 # and every failure text after `<!-- pinned in PATH -->` must be the one that test pins.
 set -euo pipefail
@@ -12,6 +12,8 @@ pattern = re.compile(r"<!-- mirrored in (\S+) -->\n```swift\n(.*?)```\n", re.S)
 found = pattern.findall(readme)
 if not found:
     sys.exit("README.md has no <!-- mirrored in PATH --> snippets")
+for doc in sorted(pathlib.Path("docs").glob("*.md")):
+    found += pattern.findall(doc.read_text())
 failed = False
 for path, code in found:
     file = pathlib.Path(path)
@@ -29,6 +31,6 @@ for path, text in pinned:
     indented = "\n".join(("    " + line) if line else "" for line in text.rstrip("\n").split("\n"))
     if not file.exists() or indented not in file.read_text():
         print(f"README's failure text is not the one pinned in {path}"); failed = True
-print(f"{len(found)} README snippets and {len(pinned)} failure texts checked")
+print(f"{len(found)} README and docs snippets and {len(pinned)} failure texts checked")
 sys.exit(1 if failed else 0)
 PY
