@@ -34,7 +34,7 @@ extension Differ {
       }) else { return false }
       for position in edits {
         push(.id(Renderer.renderKey(old[position].id, options: options)))
-        diff(old[position], new[position])
+        diff(old[position], new[position], at: position)
         pop()
       }
       return true
@@ -85,7 +85,7 @@ extension Differ {
       }
       for entry in ordered {
         push(.id(Renderer.renderKey(entry.id, options: options)))
-        diff(entry.old, entry.new)
+        diff(entry.old, entry.new, at: entry.position)
         pop()
       }
       return
@@ -154,11 +154,14 @@ extension Differ {
         let b = new(position)
         if same(a, b) { continue }
         push(.id(Renderer.renderKey(oldIDs[position], options: options)))
-        diff(a, b)
+        diff(a, b, at: position)
         pop()
       }
       return
     }
+    // An insert or a removal in a collection longer than the cap moves elements across the
+    // cut: the capped rendering cannot follow it exactly.
+    let shifts = max(oldIDs.count, newIDs.count) > options.maxCollectionCount
     var oldPositions: [ID: Int] = [:]
     oldPositions.reserveCapacity(oldIDs.count)
     for (position, id) in oldIDs.enumerated() { oldPositions[id] = position }
@@ -169,7 +172,7 @@ extension Differ {
 
     for (position, id) in oldIDs.enumerated() where !stays[position] {
       push(.id(Renderer.renderKey(id, options: options)))
-      record(.remove, old: renderOld(old(position)))
+      record(.remove, old: renderOld(old(position)), truncated: shifts)
       pop()
     }
     for (position, id) in newIDs.enumerated() {
@@ -178,11 +181,11 @@ extension Differ {
         let b = new(position)
         if same(a, b) { continue }
         push(.id(Renderer.renderKey(id, options: options)))
-        diff(a, b)
+        diff(a, b, at: position)
         pop()
       } else {
         push(.id(Renderer.renderKey(id, options: options)))
-        record(.insert, new: renderNew(new(position)), index: position)
+        record(.insert, new: renderNew(new(position)), index: position, truncated: shifts)
         pop()
       }
     }
@@ -211,6 +214,15 @@ extension Differ {
     return result.reversed()
   }
 
+  /// Diffs an element at `position` of its collection: past ``RenderOptions/maxCollectionCount``
+  /// its changes are `truncated` (a capped rendering does not hold it).
+  mutating func diff(_ old: Any, _ new: Any, at position: Int) {
+    let cut = position >= options.maxCollectionCount
+    if cut { cuts += 1 }
+    diff(old, new)
+    if cut { cuts -= 1 }
+  }
+
   /// Positional elements: aligned by equality (``SequenceDiff``), then per changed run:
   /// elements paired off in place are diffed (`[i].field`), extra old ones removed, extra new
   /// ones inserted. `[i]` is always the element's position at the moment the change is
@@ -224,6 +236,7 @@ extension Differ {
       let renderings = ElementRenderings(differ: self, old: old, new: new)
       equal = { Reflection.identicalBits(old[$0], new[$1]) || renderings.old($0) == renderings.new($1) }
     }
+    let shifts = max(old.count, new.count) > options.maxCollectionCount
     var cursor = 0
     for segment in SequenceDiff.segments(oldCount: old.count, newCount: new.count, equal: equal) {
       if segment.isEqual {
@@ -233,18 +246,18 @@ extension Differ {
       let paired = min(segment.old.count, segment.new.count)
       for offset in 0..<paired {
         push(.index(cursor))
-        diff(old[segment.old.lowerBound + offset], new[segment.new.lowerBound + offset])
+        diff(old[segment.old.lowerBound + offset], new[segment.new.lowerBound + offset], at: cursor)
         pop()
         cursor += 1
       }
       for offset in paired..<segment.old.count {
         push(.index(cursor))
-        record(.remove, old: renderOld(old[segment.old.lowerBound + offset]))
+        record(.remove, old: renderOld(old[segment.old.lowerBound + offset]), truncated: shifts)
         pop()
       }
       for offset in paired..<segment.new.count {
         push(.index(cursor))
-        record(.insert, new: renderNew(new[segment.new.lowerBound + offset]))
+        record(.insert, new: renderNew(new[segment.new.lowerBound + offset]), truncated: shifts)
         pop()
         cursor += 1
       }
@@ -256,6 +269,11 @@ extension Differ {
   /// rendering) for new keys.
   mutating func diffDictionaries<K, V>(_ old: [K: V], _ new: [K: V]) {
     if Reflection.identicalBits(old, new) { return }
+    // Past the cap, which members a rendering shows depends on the order of all the keys:
+    // every change in the dictionary is marked rather than each key ranked.
+    let capped = max(old.count, new.count) > options.maxCollectionCount
+    if capped { cuts += 1 }
+    defer { if capped { cuts -= 1 } }
     let same = Reflection.sameness(V.self)
     var removed: [(key: JSON, value: V)] = []
     var changed: [(key: JSON, old: V, new: V)] = []

@@ -24,6 +24,12 @@ struct Differ {
   /// reported as replaced whole (see ``StateDiff``).
   var visits = 0
   var isExhausted = false
+  /// How many elements past ``RenderOptions/maxCollectionCount`` (or dictionaries over it)
+  /// enclose the current path: changes recorded while it is positive are marked `truncated`.
+  var cuts = 0
+  /// A probe only asks whether anything differs, with no caps and no redaction: it stops at
+  /// the first change (see ``rawEqual(_:_:)``).
+  var isProbe = false
 
   init(options: RenderOptions, at base: StatePath = .root, keepsPaths: Bool = false) {
     self.options = options
@@ -57,9 +63,20 @@ struct Differ {
     if visits > options.maxNodes { isExhausted = true }
   }
 
-  mutating func record(_ op: Change.Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil) {
-    changes.append(Change(path: path.text, op: op, old: old, new: new, index: index))
+  mutating func record(_ op: Change.Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil, truncated: Bool = false) {
+    if isProbe {
+      isExhausted = true  // found one: the probe's answer is known
+      changes.append(Change(path: "", op: op))
+      return
+    }
+    changes.append(Change(path: path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0))
     paths?.append(path.path)
+  }
+
+  /// Records a `replace` here whose renderings do not show the change (a cap hides it):
+  /// `old` and `new` are the capped renderings, maybe equal, and the change is `truncated`.
+  mutating func recordHidden(_ old: Any, _ new: Any) {
+    record(.replace, old: renderOld(old), new: renderNew(new), truncated: true)
   }
 
   /// Whether an optional appearing or vanishing here is an `insert` or `remove`: at the root
@@ -81,7 +98,29 @@ struct Differ {
   mutating func diffRenderings(_ old: Any, _ new: Any) {
     let a = renderOld(old)
     let b = renderNew(new)
-    if a != b { JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths) }
+    if !a.isWireIdentical(to: b) {
+      if isProbe { return record(.replace) }
+      let first = changes.count
+      JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+      if cuts > 0 { for index in first..<changes.count { changes[index].truncated = true } }
+    }
+  }
+
+  /// ``diffRenderings(_:_:)`` for two values known to differ (a set, a JSON value, a value at
+  /// the depth cap) whose capped renderings may hide the difference: then one `truncated`
+  /// `replace` says that something changed here.
+  mutating func diffRenderingsOfDifferentValues(_ old: Any, _ new: Any) {
+    let a = renderOld(old)
+    let b = renderNew(new)
+    if a.isWireIdentical(to: b) {
+      // A probe renders with no caps: equal renderings are equal values.
+      if !isProbe { record(.replace, old: a, new: b, truncated: true) }
+    } else {
+      if isProbe { return record(.replace) }
+      let first = changes.count
+      JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+      if cuts > 0 { for index in first..<changes.count { changes[index].truncated = true } }
+    }
   }
 
   /// Records a `replace` here if two renderings made without a renderer (of scalars, whose
@@ -89,26 +128,59 @@ struct Differ {
   /// ``renderOld(_:)`` and ``renderNew(_:)`` would count them.
   mutating func replaceIfDifferent(rendered a: JSON, _ b: JSON) {
     spend(2)
-    if a != b { record(.replace, old: a, new: b) }
+    if !a.isWireIdentical(to: b) { record(.replace, old: a, new: b) }
+  }
+
+  /// Records a `replace` of two renderings of values known to differ: `truncated` when a cap
+  /// (a string's length) made the renderings equal.
+  mutating func replaceDifferent(rendered a: JSON, _ b: JSON) {
+    spend(2)
+    record(.replace, old: a, new: b, truncated: a.isWireIdentical(to: b))
+  }
+
+  /// Records a `replace` here if the renderings differ, or a `truncated` one if they are
+  /// equal only because a cap cut them (`Data` past ``RenderOptions/maxStringLength``): for
+  /// built-in values, whose `==` (or bytes) say what they hold.
+  mutating func replaceIfDifferentOrHidden(_ old: Any, _ new: Any) {
+    let a = renderOld(old)
+    let b = renderNew(new)
+    if !a.isWireIdentical(to: b) {
+      record(.replace, old: a, new: b)
+    } else if !isProbe, !(Reflection.wireEqual(old, new) ?? Reflection.equatableEqual(old, new) ?? true) {
+      record(.replace, old: a, new: b, truncated: true)
+    }
   }
 
   /// Records a `replace` here if the renderings differ.
   mutating func replaceIfDifferent(_ old: Any, _ new: Any) {
     let a = renderOld(old)
     let b = renderNew(new)
-    if a != b { record(.replace, old: a, new: b) }
+    if !a.isWireIdentical(to: b) { record(.replace, old: a, new: b) }
   }
 
-  /// Whether two values are equal without looking at redaction: `==`, identical bits, or
-  /// equal unredacted renderings (kept in memory only to compare).
+  /// Whether two values are equal with no cap and no redaction applied: identical bits, the
+  /// wire's equality for strings and numbers, `==`, or else a probe — a diff with no caps
+  /// that looks inside `LoupeRedacted` values and stops at the first difference. Its
+  /// renderings are kept in memory only to compare. A probe that runs out of its node budget
+  /// answers "not equal": a change is reported rather than lost.
   func rawEqual(_ old: Any, _ new: Any) -> Bool {
-    if let equal = Reflection.equatableEqual(old, new) { return equal }
     if Reflection.bitwiseEqual(old, new) { return true }
-    var plain = options
-    plain.redactedPaths = []
-    var a = Renderer(options: plain, at: path.path)
-    var b = Renderer(options: plain, at: path.path)
-    return a.render(old) == b.render(new)
+    if let equal = Reflection.wireEqual(old, new) { return equal }
+    if let equal = Reflection.equatableEqual(old, new) { return equal }
+    var probe = Differ(options: Self.probeOptions(options), at: path.path)
+    probe.isProbe = true
+    probe.oldAncestors = oldAncestors
+    probe.newAncestors = newAncestors
+    probe.diff(old, new)
+    return !probe.isExhausted && probe.changes.isEmpty
+  }
+
+  /// The options of a probe: the node budget kept, no other cap, no redaction.
+  static func probeOptions(_ options: RenderOptions) -> RenderOptions {
+    // Deep enough for any state a cap was made for; shallow enough for any thread's stack.
+    RenderOptions(
+      maxDepth: max(options.maxDepth, 32) * 8, maxCollectionCount: Int.max, maxStringLength: Int.max, maxNodes: options.maxNodes,
+      redactedPaths: [])
   }
 
   // MARK: - The walk
@@ -118,7 +190,11 @@ struct Differ {
     spend(1)
     if isExhausted { return }
     if path.count >= options.maxDepth {
-      diffRenderings(old, new)
+      // A probe this deep cannot tell: it answers "different", so a change is never lost.
+      if isProbe { return record(.replace) }
+      // The walk stops here; what lies below renders as depth markers. A difference hidden
+      // below them is still reported: one `truncated` replace of the capped renderings.
+      if !rawEqual(old, new) { diffAtDepthCap(old, new) }
       return
     }
     if isRedactedHere {
@@ -126,6 +202,23 @@ struct Differ {
       return
     }
     diffContent(old, new, substitutions: 0)
+  }
+
+  /// Two different values at the depth cap: the diff of their capped renderings, every
+  /// change `truncated` when a depth marker stands for what lies below (something hidden may
+  /// have changed there too); one `truncated` replace when the renderings are equal.
+  private mutating func diffAtDepthCap(_ old: Any, _ new: Any) {
+    let a = renderOld(old)
+    let b = renderNew(new)
+    if a.isWireIdentical(to: b) {
+      record(.replace, old: a, new: b, truncated: true)
+      return
+    }
+    let first = changes.count
+    JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+    if cuts > 0 || a.contains(string: RenderMarker.maxDepth) || b.contains(string: RenderMarker.maxDepth) {
+      for index in first..<changes.count { changes[index].truncated = true }
+    }
   }
 
   private mutating func diffContent(_ old: Any, _ new: Any, substitutions: Int) {
@@ -146,7 +239,7 @@ struct Differ {
       diffBuiltin(old, new, &self)
       return
     }
-    if info.isRedacted {
+    if info.isRedacted, !isProbe {
       if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
       return
     }
@@ -230,7 +323,7 @@ struct Differ {
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard Self.isPlainObject(oldMirror), Self.isPlainObject(newMirror) else {
-      diffRenderings(old, new)
+      diffMirrored(old, new, oldMirror, newMirror)
       return
     }
     let a = Reflection.fields(of: oldMirror)

@@ -23,7 +23,7 @@ public enum JSONDiff {
   /// Appends the changes to `changes` and, when `paths` is not `nil`, each change's path as
   /// components to `paths`.
   static func diff(_ old: JSON, _ new: JSON, at path: StatePath, into changes: inout [Change], paths: inout [StatePath]?) {
-    if old == new { return }
+    if old.isWireIdentical(to: new) { return }
     let text = path.description
     let isMember: Bool
     switch path.components.last {
@@ -78,7 +78,7 @@ public enum JSONDiff {
 
   private static func diffArrays(_ a: [JSON], _ b: [JSON], at path: StatePath, into changes: inout [Change], paths: inout [StatePath]?) {
     var cursor = 0
-    for segment in SequenceDiff.segments(oldCount: a.count, newCount: b.count, equal: { a[$0] == b[$1] }) {
+    for segment in SequenceDiff.segments(oldCount: a.count, newCount: b.count, equal: { a[$0].isWireIdentical(to: b[$1]) }) {
       if segment.isEqual {
         cursor += segment.new.count
         continue

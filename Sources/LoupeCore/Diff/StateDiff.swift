@@ -65,8 +65,10 @@ public enum StateDiff {
       // that renders — and diffs — every path to them): one replace of the capped renderings.
       let a = ValueRenderer.render(old, at: base, options: options)
       let b = ValueRenderer.render(new, at: base, options: options)
-      if a == b { return ([], keepsPaths ? [] : nil) }
-      return ([Change(path: base.description, op: .replace, old: a, new: b)], keepsPaths ? [base] : nil)
+      // Equal capped renderings: a change found before the budget ran out is still said.
+      if a.isWireIdentical(to: b), differ.changes.isEmpty { return ([], keepsPaths ? [] : nil) }
+      let truncated = a.isWireIdentical(to: b)
+      return ([Change(path: base.description, op: .replace, old: a, new: b, truncated: truncated)], keepsPaths ? [base] : nil)
     }
     return (differ.changes, differ.paths)
   }

@@ -198,12 +198,21 @@ public struct Change: Sendable, Hashable {
   /// For an `insert` into an identified collection (path `[id: …]`), the element's position
   /// in the collection after the insert. Positional inserts (`[3]`) carry it in the path.
   public var index: Int?
-  public init(path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil) {
+  /// A cap cut this change short (`"truncated": true` on the wire; absent when `false`): it
+  /// happened below ``RenderOptions/maxDepth`` (then `old` and `new` are the capped renderings
+  /// of the nearest value that shows, and may be equal), inside a collection past
+  /// ``RenderOptions/maxCollectionCount`` (it names the element's real position, which a
+  /// capped rendering does not hold, or it shifts the elements across the cut), or in a
+  /// string past ``RenderOptions/maxStringLength``. Applied to a capped rendering it may not
+  /// fit or may leave it approximate: a state rebuilt through it is marked approximate.
+  public var truncated: Bool
+  public init(path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil, truncated: Bool = false) {
     self.path = path
     self.op = op
     self.old = old
     self.new = new
     self.index = index
+    self.truncated = truncated
   }
 }
 

@@ -74,7 +74,7 @@ extension Event.Payload {
         decoded.append(
           Change(
             path: try cf.string("path"), op: try cf.enumeration("op"), old: object["old"], new: object["new"],
-            index: try cf.optionalInt("index")))
+            index: try cf.optionalInt("index"), truncated: try cf.optionalBool("truncated") ?? false))
       }
       self = .stateChanged(
         StateChanged(store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary")))
@@ -175,6 +175,15 @@ struct Fields {
   func double(_ key: String) throws(EventDecodingError) -> Double {
     guard let value = object[key]?.doubleValue else { throw error(key, expected: "a number") }
     return value
+  }
+
+  func optionalBool(_ key: String) throws(EventDecodingError) -> Bool? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case let value?:
+      guard let bool = value.boolValue else { throw error(key, expected: "a boolean or null") }
+      return bool
+    }
   }
 
   func bool(_ key: String) throws(EventDecodingError) -> Bool {

@@ -117,6 +117,7 @@ extension Change {
     if let old { w.key("old"); w.value(old) }
     if let new { w.key("new"); w.value(new) }
     if let index { w.key("index"); w.int(index) }
+    if truncated { w.key("truncated"); w.bool(true) }
     w.endObject()
   }
 
@@ -125,6 +126,7 @@ extension Change {
     if let old { object.append("old", old) }
     if let new { object.append("new", new) }
     if let index { object.append("index", .int(index)) }
+    if truncated { object.append("truncated", .bool(true)) }
     return .object(object)
   }
 }

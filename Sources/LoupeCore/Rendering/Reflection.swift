@@ -151,12 +151,14 @@ enum Reflection {
     return open(equatable)
   }
 
-  /// Identical bits, else `==` when `T` is `Equatable`: a sound "nothing changed here".
+  /// Identical bits, else what the wire sees for strings and numbers (`WireEquatable`), else
+  /// `==` when `T` is `Equatable`: a sound "nothing changed here".
   static func sameness<T>(_: T.Type) -> (T, T) -> Bool {
     let ranges = TypeInfo.of(T.self).meaningfulBytes
     let bits: (T, T) -> Bool = { a, b in
       withUnsafeBytes(of: a) { pa in withUnsafeBytes(of: b) { pb in sameBytes(pa.baseAddress, pb.baseAddress, ranges) } }
     }
+    if let wire = wireEquality(T.self) { return { bits($0, $1) || wire($0, $1) } }
     guard let equality = equality(T.self) else { return bits }
     return { bits($0, $1) || equality($0, $1) }
   }

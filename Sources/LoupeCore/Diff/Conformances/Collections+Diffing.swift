@@ -34,22 +34,22 @@ extension Dictionary {
 /// renderings.
 extension Set {
   func diff(against new: Any, in differ: inout Differ) {
-    if self == (new as! Set<Element>) { return }
-    differ.diffRenderings(self, new)
+    if Reflection.sameness(Set<Element>.self)(self, new as! Set<Element>) { return }
+    differ.diffRenderingsOfDifferentValues(self, new)
   }
 }
 
 extension JSON {
   func diff(against new: Any, in differ: inout Differ) {
-    if self == (new as! JSON) { return }
-    differ.diffRenderings(self, new)
+    if isWireIdentical(to: new as! JSON) { return }
+    differ.diffRenderingsOfDifferentValues(self, new)
   }
 }
 
 extension JSONObject {
   func diff(against new: Any, in differ: inout Differ) {
-    if self == (new as! JSONObject) { return }
-    differ.diffRenderings(self, new)
+    if JSON.object(self).isWireIdentical(to: .object(new as! JSONObject)) { return }
+    differ.diffRenderingsOfDifferentValues(self, new)
   }
 }
 
@@ -59,7 +59,8 @@ extension String {
   func diff(against new: Any, in differ: inout Differ) {
     let new = new as! String
     if utf8.elementsEqual(new.utf8) { return }
+    if differ.isProbe { return differ.record(.replace) }
     let limit = differ.options.maxStringLength
-    differ.replaceIfDifferent(rendered: Renderer.string(self, maxLength: limit), Renderer.string(new, maxLength: limit))
+    differ.replaceDifferent(rendered: Renderer.string(self, maxLength: limit), Renderer.string(new, maxLength: limit))
   }
 }

@@ -5,7 +5,7 @@ import Foundation
 extension IndexSet {
   func diff(against new: Any, in differ: inout Differ) {
     if self == (new as! IndexSet) { return }
-    differ.diffRenderings(self, new)
+    differ.diffRenderingsOfDifferentValues(self, new)
   }
 }
 

@@ -13,7 +13,8 @@
 /// ```
 ///
 /// A `replace` prints both lines, an `insert` the `+` line (with `(at N)` for an element
-/// inserted into an identified collection), a `remove` the `−` line.
+/// inserted into an identified collection), a `remove` the `−` line. A change a cap cut
+/// short (`truncated`) ends its last line with ` (truncated)`.
 public enum ChangeText {
   /// The lines for `changes`, each starting with `indent`. Values longer than
   /// `maxValueLength` characters are cut with `…`.
@@ -34,6 +35,8 @@ public enum ChangeText {
       case .remove:
         lines.append("\(indent)− \(path): \(value(change.old))")
       }
+      // A change a cap cut short (protocol/values.md): its values may not show it.
+      if change.truncated { lines[lines.count - 1] += " (truncated)" }
     }
     return lines
   }

@@ -13,7 +13,7 @@ protocol BuiltinRenderable {
 
 extension BuiltinRenderable {
   func diff(against new: Any, in differ: inout Differ) {
-    differ.replaceIfDifferent(self, new)
+    differ.replaceIfDifferentOrHidden(self, new)
   }
 }
 
