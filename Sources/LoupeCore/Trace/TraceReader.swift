@@ -65,6 +65,9 @@ public final class TraceReader {
     public var kind: String
     /// The event's `seq`.
     public var seq: Int
+    /// Where the line starts in the file, in bytes (to read it again later, e.g. with
+    /// ``TraceLineFile``).
+    public var offset: Int = 0
     /// The decoded event; `nil` only when asked not to decode and the filter could be
     /// decided without it.
     public var event: Event?
@@ -235,7 +238,7 @@ public final class TraceReader {
     }
     switch verdict {
     case false?: return nil
-    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, event: nil)
+    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil)
     default: return decodeFully(bytes, filter: filter, isLast: isLast)
     }
   }
@@ -253,7 +256,7 @@ public final class TraceReader {
       return nil
     }
     guard filter.matches(event) else { return nil }
-    return Item(line: lineNumber, bytes: bytes, kind: event.kind, seq: event.seq, event: event)
+    return Item(line: lineNumber, bytes: bytes, kind: event.kind, seq: event.seq, offset: lines.lineOffset, event: event)
   }
 
   private func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -1,0 +1,201 @@
+/// Indexing each event as it is added, and the queries on stores, causes and effects.
+extension SessionModel {
+  func add(_ event: Event) {
+    let position = entries.count
+    let store = event.store.map(storeID) ?? -1
+    let kind: Kind
+    var cause: Int?
+    switch event.payload {
+    case .actionReceived(let e):
+      kind = .action
+      switch e.origin {
+      case .effect: cause = e.effect.flatMap { effectStarts[$0] }
+      case .parent: cause = parentAction(of: e.store)
+      case .send: cause = nil
+      }
+    case .stateChanged(let e):
+      kind = .change
+      cause = index(ofSeq: e.cause)
+    case .effectStarted(let e):
+      kind = .effectStarted
+      cause = index(ofSeq: e.cause)
+      effectStarts[e.effect] = position
+      if store >= 0 { storeEffects[Int(store)].append(e.effect) }
+    case .effectFinished(let e):
+      kind = .effectEnded
+      cause = effectStarts[e.effect]
+      effectEnds[e.effect] = position
+    case .effectCancelled(let e):
+      kind = .effectEnded
+      cause = e.by.flatMap { index(ofSeq: $0.cause) } ?? effectStarts[e.effect]
+      effectEnds[e.effect] = position
+    case .derivedRecomputed(let e):
+      kind = .other
+      cause = e.cause.flatMap { index(ofSeq: $0) }
+    case .storeCreated(let e):
+      kind = .storeCreated
+      if store >= 0 {
+        lives[Int(store)].append((position, nil))
+        storeInfos[Int(store)] = StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity)
+      }
+    case .storeDestroyed:
+      kind = .storeDestroyed
+      if store >= 0, let last = lives[Int(store)].indices.last, lives[Int(store)][last].destroyed == nil {
+        lives[Int(store)][last].destroyed = position
+      }
+    case .identityChanged(let e):
+      kind = .identity
+      if store >= 0 { storeInfos[Int(store)].identity = e.identity }
+    case .unknown(StateRebuilder.snapshotKind, _):
+      kind = .snapshot
+    default:
+      kind = .other
+    }
+    entries.append(Entry(seq: event.seq, kind: kind, store: store, cause: Int32(cause ?? -1)))
+    if let cause { consequenceLists[Int32(cause), default: []].append(Int32(position)) }
+    if store >= 0 {
+      storeEvents[Int(store)].append(Int32(position))
+      if kind == .action { storeActions[Int(store)].append(Int32(position)) }
+    }
+    if let location = Self.source(of: event) {
+      byLine[location.line, default: []].append(Int32(position))
+      if let path = location.path { sourcePaths.insert(path) }
+    }
+    rebuilder.add(event, at: position)
+  }
+
+  private func storeID(_ name: String) -> Int32 {
+    if let id = storeIDs[name] { return id }
+    let id = Int32(storeNames.count)
+    storeIDs[name] = id
+    storeNames.append(name)
+    storeInfos.append(StoreInfo(id: name, type: "", parent: nil, identity: ""))
+    storeEvents.append([])
+    storeActions.append([])
+    lives.append([])
+    storeEffects.append([])
+    return id
+  }
+
+  /// The parent store's latest action: the one whose reducer routed a child action.
+  private func parentAction(of store: String) -> Int? {
+    let parent = storeIDs[store].flatMap { storeInfos[Int($0)].parent } ?? store.lastIndex(of: "/").map { String(store[..<$0]) }
+    guard let parent, let id = storeIDs[parent], let last = storeActions[Int(id)].last else { return nil }
+    return Int(last)
+  }
+
+  /// The line of code an event came from (CONTRACT §9).
+  public static func source(of event: Event) -> CodeLocation? {
+    switch event.payload {
+    case .actionReceived(let e): e.source
+    case .effectStarted(let e): e.source
+    case .effectCancelled(let e): e.by?.source
+    case .derivedRecomputed(let e): e.source
+    case .warning(let e): e.source
+    default: nil
+    }
+  }
+
+  // MARK: - Causes
+
+  /// The position of what caused the event at `index`.
+  public func cause(of index: Int) -> Int? {
+    let cause = entries[index].cause
+    return cause >= 0 ? Int(cause) : nil
+  }
+
+  /// The positions of the events the event at `index` caused, in order.
+  public func consequences(of index: Int) -> [Int] {
+    consequenceLists[Int32(index)]?.map(Int.init) ?? []
+  }
+
+  // MARK: - Stores
+
+  /// The stores alive right after the event at `index`, in order of creation.
+  public func stores(at index: Int) -> [StoreInfo] {
+    var alive: [(Int, StoreInfo)] = []
+    for (id, lives) in lives.enumerated() {
+      for life in lives where life.created <= index && (life.destroyed.map { $0 > index } ?? true) {
+        alive.append((life.created, storeInfos[id]))
+        break
+      }
+    }
+    return alive.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  /// Every store id seen, in order of first appearance.
+  public var allStores: [String] { storeNames }
+
+  /// The last event of `store` (of no store when `nil`) at or before `index`.
+  public func lastIndex(atOrBefore index: Int, store: String?) -> Int? {
+    guard let store else {
+      var i = index
+      while i >= 0 {
+        if entries[i].store < 0 { return i }
+        i -= 1
+      }
+      return nil
+    }
+    guard let id = storeIDs[store] else { return nil }
+    return Self.last(in: storeEvents[Int(id)], atOrBefore: index)
+  }
+
+  /// The next action of `store` (of any store when `nil`) after `index`.
+  public func nextAction(after index: Int, store: String?) -> Int? {
+    guard let store else {
+      return entries.indices.dropFirst(index + 1).first { entries[$0].kind == .action }
+    }
+    guard let id = storeIDs[store] else { return nil }
+    let actions = storeActions[Int(id)]
+    let position = Self.firstPosition(in: actions, after: index)
+    return position < actions.count ? Int(actions[position]) : nil
+  }
+
+  /// The previous action of `store` (of any store when `nil`) before `index`.
+  public func previousAction(before index: Int, store: String?) -> Int? {
+    guard let store else {
+      return entries.indices.prefix(max(0, index)).last { entries[$0].kind == .action }
+    }
+    guard let id = storeIDs[store] else { return nil }
+    return Self.last(in: storeActions[Int(id)], atOrBefore: index - 1)
+  }
+
+  // MARK: - Effects
+
+  /// The `effect.started` positions of `store`'s effects still running right after `index`.
+  public func runningEffects(of store: String, at index: Int) -> [Int] {
+    guard let id = storeIDs[store] else { return [] }
+    return storeEffects[Int(id)].compactMap { effect in
+      guard let start = effectStarts[effect], start <= index else { return nil }
+      if let end = effectEnds[effect], end <= index { return nil }
+      return start
+    }
+  }
+
+  // MARK: - Sources
+
+  /// Events whose source location is at `line` (any file), in order.
+  public func indices(atLine line: Int) -> [Int] {
+    byLine[line]?.map(Int.init) ?? []
+  }
+
+  /// Whether an event of the session names the file `path` (`#filePath`).
+  public func namesSourcePath(_ path: String) -> Bool { sourcePaths.contains(path) }
+
+  // MARK: - Binary search
+
+  static func firstPosition(in list: [Int32], after index: Int) -> Int {
+    var low = 0
+    var high = list.count
+    while low < high {
+      let mid = (low + high) / 2
+      if Int(list[mid]) <= index { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
+  static func last(in list: [Int32], atOrBefore index: Int) -> Int? {
+    let position = firstPosition(in: list, after: index)
+    return position > 0 ? Int(list[position - 1]) : nil
+  }
+}

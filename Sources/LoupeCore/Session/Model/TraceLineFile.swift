@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads single lines of a trace file again by their offset (``TraceReader/Item/offset``), so
+/// a reader can keep an index of a large trace instead of its events.
+public final class TraceLineFile {
+  public let path: String
+  private let fd: Int32
+
+  public init(path: String) throws(TraceError) {
+    switch TraceFileIO.openForReading(path) {
+    case .success(let fd): self.fd = fd
+    case .failure(let failure): throw .cannotOpen(path: path, reason: failure.message)
+    }
+    self.path = path
+  }
+
+  /// The `length` bytes at `offset` (fewer at the end of the file or on a read error).
+  public func read(offset: Int, length: Int) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: length)
+    var done = 0
+    while done < length {
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        pread(fd, buffer.baseAddress! + done, length - done, off_t(offset + done))
+      }
+      if count < 0, errno == EINTR { continue }
+      if count <= 0 { break }
+      done += count
+    }
+    return done == length ? bytes : Array(bytes[0..<done])
+  }
+
+  deinit { close(fd) }
+}
