@@ -46,9 +46,9 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       An effect with cancelID timer in PageFeature#1 was cancelled.
 
-          #9 effect.started PageFeature#1 effect: 1, cause: #8, cancelID: PageFeature.CancelID.timer
-          #16 action.received PageFeature#2 action: PageFeature.Action.onAppear, origin: send
-        + #17 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#16)
+          #9 effect.started PageFeature#1 effect: 1, cause: #8, cancelID: PageFeature.CancelID.timer, source: Features.swift:21
+          #16 action.received PageFeature#2 action: PageFeature.Action.onAppear, origin: send, source: EffectCheckTests.swift:20
+        + #17 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#16, Features.swift:26)
 
       (Expected: −, Actual: +)
 
@@ -66,12 +66,12 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       2 effects were cancelled by another store.
 
-          #11 effect.started PageFeature#1 effect: 1, cause: #10, cancelID: PageFeature.CancelID.timer
-          #18 action.received PageFeature#2 action: PageFeature.Action.onAppear, origin: send
-        + #19 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#18)
-          #20 effect.started PageFeature#2 effect: 2, cause: #18, cancelID: PageFeature.CancelID.timer
-          #27 action.received PageFeature#3 action: PageFeature.Action.onAppear, origin: send
-        + #28 effect.cancelled PageFeature#2 effect: 2, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#3 (#27)
+          #11 effect.started PageFeature#1 effect: 1, cause: #10, cancelID: PageFeature.CancelID.timer, source: Features.swift:21
+          #18 action.received PageFeature#2 action: PageFeature.Action.onAppear, origin: send, source: EffectCheckTests.swift:20
+        + #19 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#18, Features.swift:26)
+          #20 effect.started PageFeature#2 effect: 2, cause: #18, cancelID: PageFeature.CancelID.timer, source: Features.swift:21
+          #27 action.received PageFeature#3 action: PageFeature.Action.onAppear, origin: send, source: EffectCheckTests.swift:20
+        + #28 effect.cancelled PageFeature#2 effect: 2, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#3 (#27, Features.swift:26)
 
       (Expected: −, Actual: +)
 
@@ -90,10 +90,10 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       No effect was cancelled as expected.
 
-          #9 effect.started PageFeature#1 effect: 1, cause: #8, cancelID: PageFeature.CancelID.timer
-          #16 action.received PageFeature#2 action: PageFeature.Action.onAppear, origin: send
+          #9 effect.started PageFeature#1 effect: 1, cause: #8, cancelID: PageFeature.CancelID.timer, source: Features.swift:21
+          #16 action.received PageFeature#2 action: PageFeature.Action.onAppear, origin: send, source: EffectCheckTests.swift:20
         − effect.cancelled PageFeature#1 cancelID: timer, by: PageFeature#1
-        + #17 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#16)
+        + #17 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#16, Features.swift:26)
 
       (Expected: −, Actual: +)
       """, line: line)])
@@ -133,8 +133,8 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       An effect is still running: it started, and it neither finished nor was cancelled.
 
-          #4 action.received LeakyPlayerFeature#1 action: LeakyPlayerFeature.Action.onAppear, origin: send
-          #6 effect.started LeakyPlayerFeature#1 effect: 1, cause: #4, cancelID: LeakyPlayerFeature.CancelID.progress
+          #4 action.received LeakyPlayerFeature#1 action: LeakyPlayerFeature.Action.onAppear, origin: send, source: EffectCheckTests.swift:124
+          #6 effect.started LeakyPlayerFeature#1 effect: 1, cause: #4, cancelID: LeakyPlayerFeature.CancelID.progress, source: Features.swift:56
         − effect.finished or effect.cancelled LeakyPlayerFeature#1 effect: 1
 
       (Expected: −, Actual: +)

@@ -56,11 +56,11 @@ import Testing
       The stream does not match the expected events: 1 expected event did not happen, 1 unexpected event happened.
 
           … (2 events)
-          #4 action.received TimerFeature#1 action: TimerFeature.Action.startTapped, origin: send
+          #4 action.received TimerFeature#1 action: TimerFeature.Action.startTapped, origin: send, source: ExpectTests.swift:14
           #5 state.changed TimerFeature#1 changes: [isRunning: false → true]
         − effect.started cancelID: stopwatch
-        + #6 effect.started TimerFeature#1 effect: 1, cause: #4, cancelID: TimerFeature.CancelID.timer
-          #7 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1
+        + #6 effect.started TimerFeature#1 effect: 1, cause: #4, cancelID: TimerFeature.CancelID.timer, source: TimerFeature.swift:20
+          #7 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1, source: TimerFeature.swift:20
           #8 state.changed TimerFeature#1 changes: [ticks: 0 → 1]
           … (2 events)
 
@@ -84,10 +84,10 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       The stream does not match the expected events: 1 unexpected event happened.
 
-          #4 action.received TimerFeature#1 action: TimerFeature.Action.startTapped, origin: send
-          #6 effect.started TimerFeature#1 effect: 1, cause: #4, cancelID: TimerFeature.CancelID.timer
-          #7 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1
-        + #9 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1
+          #4 action.received TimerFeature#1 action: TimerFeature.Action.startTapped, origin: send, source: ExpectTests.swift:14
+          #6 effect.started TimerFeature#1 effect: 1, cause: #4, cancelID: TimerFeature.CancelID.timer, source: TimerFeature.swift:20
+          #7 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1, source: TimerFeature.swift:20
+        + #9 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1, source: TimerFeature.swift:20
 
       (Expected: −, Actual: +)
 
@@ -112,7 +112,7 @@ import Testing
 
         − action.received action: PageFeature.Action.selected, value: {selected: false}
         − state.changed PageFeature#1 changes: [isSelected: true → false]
-        + #4 action.received PageFeature#1 action: PageFeature.Action.selected, value: {selected: true}, origin: send
+        + #4 action.received PageFeature#1 action: PageFeature.Action.selected, value: {selected: true}, origin: send, source: ExpectTests.swift:102
         + #5 state.changed PageFeature#1 changes: [isSelected: false → true]
 
       (Expected: −, Actual: +)
@@ -148,10 +148,10 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       The stream does not match the expected events: 1 expected event did not happen in this order (exhaustivity is off: the events in between are not checked).
 
-          #11 action.received TimerFeature#1 action: TimerFeature.Action.stopTapped, origin: send
+          #11 action.received TimerFeature#1 action: TimerFeature.Action.stopTapped, origin: send, source: ExpectTests.swift:143
         − effect.finished
           #12 state.changed TimerFeature#1 changes: [isRunning: true → false]
-          #13 effect.cancelled TimerFeature#1 effect: 1, cancelID: TimerFeature.CancelID.timer, reason: cancel, by: TimerFeature#1 (#11)
+          #13 effect.cancelled TimerFeature#1 effect: 1, cancelID: TimerFeature.CancelID.timer, reason: cancel, by: TimerFeature#1 (#11, TimerFeature.swift:28)
 
       (Expected: −, Actual: +)
       """, line: line)])

@@ -21,9 +21,9 @@ import Testing
       The identity of ContentFeature#1/playButton changed: it should have stayed i2.
 
           #4 identity.changed ContentFeature#1/playButton identity: i2, reason: created
-          #9 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send
+          #9 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send, source: IdentityCheckTests.swift:11
         + #10 identity.changed ContentFeature#1/playButton identity: i2, reason: dismissed
-          #13 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send
+          #13 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send, source: IdentityCheckTests.swift:12
         + #14 identity.changed ContentFeature#1/playButton identity: i3, previous: i2, reason: presented
 
       (Expected: −, Actual: +)

@@ -20,7 +20,7 @@ final class XCTestChecksTests: FailureCapturingTestCase {
     XCTAssertEqual(failures, [CapturedFailure(message: """
       No effect was cancelled as expected.
 
-          #6 effect.started TimerFeature#1 effect: 1, cause: #4, cancelID: TimerFeature.CancelID.timer
+          #6 effect.started TimerFeature#1 effect: 1, cause: #4, cancelID: TimerFeature.CancelID.timer, source: TimerFeature.swift:20
         − effect.cancelled cancelID: timer, reason: cancel
 
       (Expected: −, Actual: +)
@@ -46,9 +46,9 @@ final class XCTestChecksTests: FailureCapturingTestCase {
     XCTAssertEqual(failures, [CapturedFailure(message: """
       An effect was cancelled by another store.
 
-          #7 effect.started Page0 effect: 1, cause: #6, cancelID: PageFeature.CancelID.timer
-          #8 action.received Page1 action: PageFeature.Action.onAppear, origin: send
-        + #9 effect.cancelled Page0 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: Page1 (#8)
+          #7 effect.started Page0 effect: 1, cause: #6, cancelID: PageFeature.CancelID.timer, source: Features.swift:21
+          #8 action.received Page1 action: PageFeature.Action.onAppear, origin: send, source: XCTestChecksTests.swift:40
+        + #9 effect.cancelled Page0 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: Page1 (#8, Features.swift:26)
 
       (Expected: −, Actual: +)
 
@@ -71,7 +71,7 @@ final class XCTestChecksTests: FailureCapturingTestCase {
     XCTAssertEqual(failures, [CapturedFailure(message: """
       The derived value buttonLabel of ContentFeature#1 was recomputed 1 time with an unchanged output.
 
-          #7 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send
+          #7 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send, source: XCTestChecksTests.swift:64
         + #11 derived.recomputed ContentFeature#1 derived: buttonLabel, cause: #7, outputChanged: false
 
       (Expected: −, Actual: +)
@@ -94,7 +94,7 @@ final class XCTestChecksTests: FailureCapturingTestCase {
       The identity of ContentFeature#1/playButton changed: it should have stayed i2.
 
           #4 identity.changed ContentFeature#1/playButton identity: i2, reason: created
-          #6 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send
+          #6 action.received ContentFeature#1 action: ContentFeature.Action.toggleTapped, origin: send, source: XCTestChecksTests.swift:87
         + #7 identity.changed ContentFeature#1/playButton identity: i2, reason: dismissed
 
       (Expected: −, Actual: +)

@@ -27,10 +27,10 @@ final class XCTestReportingTests: FailureCapturingTestCase {
       The stream does not match the expected events: 1 expected event did not happen, 1 unexpected event happened.
 
           … (2 events)
-          #7 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1
-          #9 action.received TimerFeature#1 action: TimerFeature.Action.stopTapped, origin: send
+          #7 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1, source: TimerFeature.swift:20
+          #9 action.received TimerFeature#1 action: TimerFeature.Action.stopTapped, origin: send, source: XCTestReportingTests.swift:14
         − effect.finished
-        + #11 effect.cancelled TimerFeature#1 effect: 1, cancelID: TimerFeature.CancelID.timer, reason: cancel, by: TimerFeature#1 (#9)
+        + #11 effect.cancelled TimerFeature#1 effect: 1, cancelID: TimerFeature.CancelID.timer, reason: cancel, by: TimerFeature#1 (#9, TimerFeature.swift:28)
 
       (Expected: −, Actual: +)
 
@@ -55,8 +55,8 @@ final class XCTestReportingTests: FailureCapturingTestCase {
     XCTAssertEqual(failures, [CapturedFailure(message: """
       An effect is still running: it started, and it neither finished nor was cancelled.
 
-          #4 action.received LeakyPlayerFeature#1 action: LeakyPlayerFeature.Action.onAppear, origin: send
-          #6 effect.started LeakyPlayerFeature#1 effect: 1, cause: #4, cancelID: LeakyPlayerFeature.CancelID.progress
+          #4 action.received LeakyPlayerFeature#1 action: LeakyPlayerFeature.Action.onAppear, origin: send, source: XCTestReportingTests.swift:47
+          #6 effect.started LeakyPlayerFeature#1 effect: 1, cause: #4, cancelID: LeakyPlayerFeature.CancelID.progress, source: Features.swift:56
         − effect.finished or effect.cancelled LeakyPlayerFeature#1 effect: 1
 
       (Expected: −, Actual: +)
@@ -86,9 +86,9 @@ final class XCTestReportingTests: FailureCapturingTestCase {
     XCTAssertEqual(failures, [CapturedFailure(message: """
       An effect with cancelID timer in Page0 was cancelled.
 
-          #7 effect.started Page0 effect: 1, cause: #6, cancelID: PageFeature.CancelID.timer
-          #8 action.received Page1 action: PageFeature.Action.onAppear, origin: send
-        + #9 effect.cancelled Page0 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: Page1 (#8)
+          #7 effect.started Page0 effect: 1, cause: #6, cancelID: PageFeature.CancelID.timer, source: Features.swift:21
+          #8 action.received Page1 action: PageFeature.Action.onAppear, origin: send, source: XCTestReportingTests.swift:80
+        + #9 effect.cancelled Page0 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: Page1 (#8, Features.swift:26)
 
       (Expected: −, Actual: +)
 
@@ -113,7 +113,7 @@ final class XCTestReportingTests: FailureCapturingTestCase {
       CapturedFailure(message: """
         The derived value isPlaying of ContentFeature#1 was recomputed 1 time; at most 0 were expected.
 
-            #7 action.received ContentFeature#1 action: ContentFeature.Action.playButton, value: {playButton: "tapped"}, origin: send
+            #7 action.received ContentFeature#1 action: ContentFeature.Action.playButton, value: {playButton: "tapped"}, origin: send, source: XCTestReportingTests.swift:104
           + #10 derived.recomputed ContentFeature#1 derived: isPlaying, cause: #7, outputChanged: true
 
         (Expected: −, Actual: +)

@@ -1,12 +1,14 @@
 /// The one-line text of an event in failure messages:
 ///
 /// ```
-/// #17 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#16)
+/// #16 effect.started PageFeature#2 effect: 2, cause: #15, cancelID: PageFeature.CancelID.timer, source: PageFeature.swift:46
+/// #17 effect.cancelled PageFeature#1 effect: 1, cancelID: PageFeature.CancelID.timer, reason: cancelInFlight, by: PageFeature#2 (#16, PageFeature.swift:51)
 /// ```
 ///
 /// `#seq`, the kind, the store, then the fields an expectation can name, in the same order
 /// and with the same names as ``EventExpectation``'s text, so an expected line and the
-/// actual line it should have matched read alike. Times and durations are left out: they
+/// actual line it should have matched read alike; last, where in the code the event came
+/// from (`source`, CONTRACT §9), when it says. Times and durations are left out: they
 /// differ on every run.
 enum EventText {
   /// Values longer than this are cut with `…`.
@@ -37,16 +39,16 @@ enum EventText {
       if let value = actionValue(label: e.action, value: e.value) { fields.append("value: \(value)") }
       fields.append("origin: \(e.origin.rawValue)")
       if let effect = e.effect { fields.append("effect: \(effect)") }
-      return fields
+      return fields + source(e.source)
     case .stateChanged(let e):
       return ["changes: [" + e.changes.map(change).joined(separator: ", ") + "]"]
     case .effectStarted(let e):
-      return ["effect: \(e.effect)", "cause: #\(e.cause)"] + (e.cancelID.map { ["cancelID: \($0)"] } ?? [])
+      return ["effect: \(e.effect)", "cause: #\(e.cause)"] + (e.cancelID.map { ["cancelID: \($0)"] } ?? []) + source(e.source)
     case .effectFinished(let e):
       return ["effect: \(e.effect)", "outcome: \(e.outcome.rawValue)"] + (e.error.map { ["error: \($0)"] } ?? [])
     case .effectCancelled(let e):
       return ["effect: \(e.effect)"] + (e.cancelID.map { ["cancelID: \($0)"] } ?? [])
-        + ["reason: \(e.reason.rawValue)", "by: " + (e.by.map { "\($0.store) (#\($0.cause))" } ?? "nil")]
+        + ["reason: \(e.reason.rawValue)", "by: " + (e.by.map { "\($0.store) (#\($0.cause)\($0.source.map { ", \($0.shortDescription)" } ?? ""))" } ?? "nil")]
     case .derivedRecomputed(let e):
       return ["derived: \(e.derived)", "cause: " + (e.cause.map { "#\($0)" } ?? "nil"), "outputChanged: \(e.outputChanged)"]
     case .mark(let e):
@@ -54,10 +56,15 @@ enum EventText {
     case .dropped(let e):
       return ["count: \(e.count)"]
     case .warning(let e):
-      return ["code: \(e.code)", "message: \(e.message)"]
+      return ["code: \(e.code)", "message: \(e.message)"] + source(e.source)
     case .unknown(_, let fields):
       return fields.members.filter { $0.key != "store" }.map { "\($0.key): \(value($0.value))" }
     }
+  }
+
+  /// `source: PageFeature.swift:46`, when the event says where it came from.
+  static func source(_ location: CodeLocation?) -> [String] {
+    location.map { ["source: \($0.shortDescription)"] } ?? []
   }
 
   /// The action's rendered value, unless it says no more than the label (a case without

@@ -33,13 +33,13 @@ import Testing
     The stream does not match the expected events: 2 unexpected events happened.
 
         … (7 events)
-        #9 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1
+        #9 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1, source: TimerFeature.swift:20
         #10 state.changed TimerFeature#1 changes: [ticks: 1 → 2]
-      + #11 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1
+      + #11 action.received TimerFeature#1 action: TimerFeature.Action.tick, origin: effect, effect: 1, source: TimerFeature.swift:20
       + #12 state.changed TimerFeature#1 changes: [ticks: 2 → 3]
-        #13 action.received TimerFeature#1 action: TimerFeature.Action.stopTapped, origin: send
+        #13 action.received TimerFeature#1 action: TimerFeature.Action.stopTapped, origin: send, source: ReadmeFailureTests.swift:13
         #14 state.changed TimerFeature#1 changes: [isRunning: true → false]
-        #15 effect.cancelled TimerFeature#1 effect: 1, cancelID: TimerFeature.CancelID.timer, reason: cancel, by: TimerFeature#1 (#13)
+        #15 effect.cancelled TimerFeature#1 effect: 1, cancelID: TimerFeature.CancelID.timer, reason: cancel, by: TimerFeature#1 (#13, TimerFeature.swift:28)
 
     (Expected: −, Actual: +)
 
