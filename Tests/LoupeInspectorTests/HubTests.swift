@@ -236,6 +236,18 @@ final class WakeCounter: Sendable {
     #expect(missing.first?.hasPrefix("LOUPE: Cannot listen on '/nonexistent-dir/x.sock'") == true)
   }
 
+  @Test func sourcePathsFromTheEnvironment() {
+    let inspector = Inspector(bus: EventBus(program: "test"))
+    #expect(inspector.bus.includesSourcePaths)
+    #expect(InspectorAutostart.activate(["LOUPE_SOURCE_PATHS": "off"], inspector: inspector).isEmpty)
+    #expect(!inspector.bus.includesSourcePaths)
+    #expect(InspectorAutostart.activate(["LOUPE_SOURCE_PATHS": " On "], inspector: inspector).isEmpty)
+    #expect(inspector.bus.includesSourcePaths)
+    #expect(InspectorAutostart.activate(["LOUPE_SOURCE_PATHS": "hide"], inspector: inspector)
+      == ["ignoring LOUPE_SOURCE_PATHS=hide (expected on or off)"])
+    #expect(inspector.bus.includesSourcePaths)
+  }
+
   @Test func recordWritesHeaderAndEvents() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-record-\(UUID().uuidString).loupe").path
     defer { try? FileManager.default.removeItem(atPath: path) }

@@ -19,12 +19,17 @@ import LoupeCore
 ///   Presenting a child again after it was dismissed is its normal lifetime, not churn;
 /// - **runtime warnings**, such as actions sent to ended stores;
 /// - **dropped events**: the trace is incomplete.
+///
+/// Where the trace has source locations (CONTRACT §9), findings name the lines: the line that
+/// created an effect, the `.cancel(id:)` or `.cancellable(id:cancelInFlight:)` (a `.debounce`
+/// is one too) that cancelled it, the line behind a warning.
 struct Doctor {
   private struct RunningEffect {
     var store: String
     var cancelID: String?
     var startSeq: Int
     var startedBy: String?
+    var source: CodeLocation?
   }
 
   /// Cross-store cancellations are grouped by cancel id: the shared id is the cause.
@@ -42,6 +47,9 @@ struct Doctor {
     var cause: Int
     var causeAction: String?
     var reason: EffectCancelled.Reason
+    /// The line that created the effect, and the line that cancelled it.
+    var startedAt: CodeLocation?
+    var cancelledAt: CodeLocation?
   }
 
   private struct DerivedKey: Hashable, Comparable {
@@ -76,7 +84,7 @@ struct Doctor {
   private var crossStoreOrder: [CrossStoreKey] = []
   private var derived: [DerivedKey: DerivedRow] = [:]
   private var identities: [String: IdentityRow] = [:]
-  private var warnings: [String: Examples<(seq: Int, store: String?, message: String)>] = [:]
+  private var warnings: [String: Examples<(seq: Int, store: String?, message: String, source: CodeLocation?)>] = [:]
   private var dropped = Examples<(seq: Int, count: Int)>(limit: 10)
   private var droppedTotal = 0
   private(set) var events = 0
@@ -115,7 +123,8 @@ struct Doctor {
       actionCounts[e.store, default: 0] += 1
       currentAction = event.seq
     case .effectStarted(let e):
-      running[e.effect] = RunningEffect(store: e.store, cancelID: e.cancelID, startSeq: event.seq, startedBy: actions[e.cause])
+      running[e.effect] = RunningEffect(
+        store: e.store, cancelID: e.cancelID, startSeq: event.seq, startedBy: actions[e.cause], source: e.source?.withoutPath)
     case .effectFinished(let e):
       running[e.effect] = nil
     case .effectCancelled(let e):
@@ -128,7 +137,8 @@ struct Doctor {
       crossStore[key, default: Examples()].add(
         CrossStoreExample(
           store: e.store, by: by.store, effect: e.effect, started: started?.startSeq, startedBy: started?.startedBy, cancelSeq: event.seq,
-          cause: by.cause, causeAction: actions[by.cause], reason: e.reason))
+          cause: by.cause, causeAction: actions[by.cause], reason: e.reason, startedAt: started?.source,
+          cancelledAt: by.source?.withoutPath))
     case .storeCreated(let e):
       destroyed[e.store] = nil
     case .storeDestroyed(let e):
@@ -155,7 +165,7 @@ struct Doctor {
       }
       identities[e.store] = row
     case .warning(let e):
-      warnings[e.code, default: Examples(limit: 10)].add((event.seq, e.store, e.message))
+      warnings[e.code, default: Examples(limit: 10)].add((event.seq, e.store, e.message, e.source?.withoutPath))
     case .dropped(let e):
       dropped.add((event.seq, e.count))
       droppedTotal += e.count
@@ -205,6 +215,9 @@ struct Doctor {
         }
         sentence += ") was cancelled at #\(example.cancelSeq) (\(example.reason.rawValue)) by \(example.by) handling #\(example.cause)"
         sentence += example.causeAction.map { " \($0)." } ?? "."
+        if let lines = Self.lines(started: example.startedAt, cancelled: example.cancelledAt, reason: example.reason, id: key.cancelID) {
+          sentence += " " + lines
+        }
         details.append(sentence)
       }
       if examples.count > examples.items.count {
@@ -225,6 +238,18 @@ struct Doctor {
     }
   }
 
+  /// "The timer started at PageFeature.swift:46 was cancelled by the
+  /// `.cancellable(id:cancelInFlight:)` at PageFeature.swift:51 in another store." — when the
+  /// trace has the lines.
+  private static func lines(started: CodeLocation?, cancelled: CodeLocation?, reason: EffectCancelled.Reason, id: String?) -> String? {
+    guard started != nil || cancelled != nil else { return nil }
+    let name = id.flatMap { $0.split(separator: ".").last }.map { "The \($0)" } ?? "The effect"
+    var text = name + (started.map { " started at \($0.shortDescription)" } ?? "") + " was cancelled by "
+    let call = reason == .cancel ? "`.cancel(id:)`" : "`.cancellable(id:cancelInFlight:)`"
+    text += cancelled.map { "the \(call) at \($0.shortDescription)" } ?? "a \(call)"
+    return text + " in another store."
+  }
+
   private func runningEffectFindings() -> [Finding] {
     guard !running.isEmpty else { return [] }
     var outlived = Examples<(Int, RunningEffect, Int)>(limit: 5)
@@ -241,6 +266,7 @@ struct Doctor {
       if let id = info.cancelID { text += " (cancel id \"\(id)\")" }
       text += ", started at #\(info.startSeq)"
       if let by = info.startedBy { text += " by \(by)" }
+      if let source = info.source { text += ", created at \(source.shortDescription)" }
       return text
     }
     var findings: [Finding] = []
@@ -320,7 +346,9 @@ struct Doctor {
 
   private func warningFindings() -> [Finding] {
     warnings.sorted { $0.key < $1.key }.map { code, examples in
-      let details = examples.items.map { "#\($0.seq)\($0.store.map { " \($0)" } ?? ""): \($0.message)" }
+      let details = examples.items.map {
+        "#\($0.seq)\($0.store.map { " \($0)" } ?? "")\($0.source.map { " at \($0.shortDescription)" } ?? ""): \($0.message)"
+      }
         + (examples.count > examples.items.count ? ["\(Formatting.count(examples.count)) in all."] : [])
       if code == "sendToEndedStore" {
         return Finding(

@@ -54,14 +54,18 @@ struct StatsReport {
     if s.effects.isEmpty {
       text += "No effects.\n"
     } else {
-      var table = Table([
-        .text("EFFECTS STARTED BY"), .text("CANCEL ID"), .number("STARTED"), .number("COMPLETED"), .number("FAILED"),
-        .number("CANCELLED"), .number("RUNNING"), .number("p50"), .number("p95"),
-      ])
+      // The line that created the effects, when the trace says (CONTRACT §9).
+      let showSources = effectRows.contains { $0.0.source != nil }
+      var table = Table(
+        [.text("EFFECTS STARTED BY")] + (showSources ? [.text("AT")] : []) + [
+          .text("CANCEL ID"), .number("STARTED"), .number("COMPLETED"), .number("FAILED"),
+          .number("CANCELLED"), .number("RUNNING"), .number("p50"), .number("p95"),
+        ])
       for (key, row) in effectRows {
         let running = row.running > 0 ? style.apply(.yellow, Formatting.count(row.running)) : "0"
-        table.add([
-          key.action, key.cancelID ?? "–", Formatting.count(row.started), Formatting.count(row.completed),
+        table.add(
+          [key.action] + (showSources ? [key.source?.shortDescription ?? "–"] : []) + [
+          key.cancelID ?? "–", Formatting.count(row.started), Formatting.count(row.completed),
           Formatting.count(row.failed), Formatting.count(row.cancelled), running,
           Self.ms(row.durations.percentile(50)), Self.ms(row.durations.percentile(95)),
         ])
@@ -133,11 +137,17 @@ struct StatsReport {
       "actions": .array(actionRows.map { ["action": .string($0.0), "count": .int($0.1.count), "reducer": distribution($0.1.reducer)] }),
       "effects": .array(
         effectRows.map { key, row in
-          [
-            "startedBy": .string(key.action), "cancelID": key.cancelID.map(JSON.string) ?? .null,
-            "started": .int(row.started), "completed": .int(row.completed), "failed": .int(row.failed),
-            "cancelled": .int(row.cancelled), "running": .int(row.running), "durations": distribution(row.durations),
-          ]
+          var object: JSONObject = ["startedBy": .string(key.action)]
+          // Where the effects were created, when the trace says (CONTRACT §9).
+          if let source = key.source { object.append("source", source.json) }
+          object.append("cancelID", key.cancelID.map(JSON.string) ?? .null)
+          object.append("started", .int(row.started))
+          object.append("completed", .int(row.completed))
+          object.append("failed", .int(row.failed))
+          object.append("cancelled", .int(row.cancelled))
+          object.append("running", .int(row.running))
+          object.append("durations", distribution(row.durations))
+          return .object(object)
         }),
       "derived": .array(
         derivedRows.map { name, row in

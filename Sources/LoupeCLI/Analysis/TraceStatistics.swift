@@ -11,12 +11,15 @@ struct TraceStatistics {
     var reducer = Distribution()
   }
 
-  /// Effects grouped by the action that started them and their cancel id.
+  /// Effects grouped by the action that started them, their cancel id and the line that
+  /// created them (CONTRACT §9; `nil` in traces without source locations).
   struct EffectKey: Hashable, Comparable {
     var action: String
     var cancelID: String?
+    var source: CodeLocation?
     static func < (a: EffectKey, b: EffectKey) -> Bool {
-      (a.action, a.cancelID ?? "") < (b.action, b.cancelID ?? "")
+      (a.action, a.cancelID ?? "", a.source?.file ?? "", a.source?.line ?? 0)
+        < (b.action, b.cancelID ?? "", b.source?.file ?? "", b.source?.line ?? 0)
     }
   }
 
@@ -85,7 +88,8 @@ struct TraceStatistics {
     case .stateChanged:
       break
     case .effectStarted(let e):
-      let key = EffectKey(action: recentActions[e.cause] ?? "#\(e.cause)", cancelID: e.cancelID)
+      // The path is left out of the key: the same line built on two machines is one origin.
+      let key = EffectKey(action: recentActions[e.cause] ?? "#\(e.cause)", cancelID: e.cancelID, source: e.source?.withoutPath)
       effects[key, default: EffectRow()].started += 1
       running[e.effect] = (key, event.time)
     case .effectFinished(let e):

@@ -77,6 +77,7 @@ struct ChromeTraceExporter {
       var args: JSONObject = ["seq": seq, "origin": .string(e.origin.rawValue)]
       if let effect = e.effect { args.append("effect", .int(effect)) }
       if !e.value.isNull { args.append("value", e.value) }
+      if let source = e.source { args.append("source", source.json) }
       _ = track(e.store)
       let unmeasured = reducers.received(seq: event.seq, time: event.time, origin: e.origin, info: (e.store, e.action, .object(args)))
       for action in unmeasured { instant(action) }
@@ -88,7 +89,9 @@ struct ChromeTraceExporter {
       emit([
         "name": .string(name), "cat": "effect", "ph": "b", "id": .int(e.effect), "ts": Self.microseconds(event.time),
         "pid": .int(pid), "tid": .int(track(e.store)),
-        "args": ["seq": seq, "effect": .int(e.effect), "cause": .int(e.cause), "cancelID": e.cancelID.map(JSON.string) ?? .null],
+        "args": .object(Self.located([
+          "seq": seq, "effect": .int(e.effect), "cause": .int(e.cause), "cancelID": e.cancelID.map(JSON.string) ?? .null,
+        ], e.source)),
       ])
     case .effectFinished(let e):
       var args: JSONObject = ["seq": seq, "outcome": .string(e.outcome.rawValue)]
@@ -96,21 +99,33 @@ struct ChromeTraceExporter {
       end(effect: e.effect, store: e.store, time: event.time, args: args)
     case .effectCancelled(let e):
       var args: JSONObject = ["seq": seq, "cancelled": .string(e.reason.rawValue)]
-      if let by = e.by { args.append("by", ["store": .string(by.store), "cause": .int(by.cause)]) }
+      if let by = e.by { args.append("by", .object(Self.located(["store": .string(by.store), "cause": .int(by.cause)], by.source))) }
       end(effect: e.effect, store: e.store, time: event.time, args: args)
     case .derivedRecomputed(let e):
       instant(
         "\(e.derived) recomputed", category: "derived", time: event.time, store: e.store,
-        args: ["seq": seq, "outputChanged": .bool(e.outputChanged), "durationNs": .int(e.durationNs), "cause": e.cause.map(JSON.int) ?? .null])
+        args: Self.located(
+          ["seq": seq, "outputChanged": .bool(e.outputChanged), "durationNs": .int(e.durationNs), "cause": e.cause.map(JSON.int) ?? .null],
+          e.source))
     case .mark(let e):
       instant(e.label, category: "mark", time: event.time, store: nil, scope: "g", args: ["seq": seq])
     case .dropped(let e):
       instant("\(e.count) events dropped", category: "dropped", time: event.time, store: nil, scope: "g", args: ["seq": seq, "count": .int(e.count)])
     case .warning(let e):
-      instant("warning: \(e.code)", category: "warning", time: event.time, store: e.store, args: ["seq": seq, "message": .string(e.message)])
+      instant(
+        "warning: \(e.code)", category: "warning", time: event.time, store: e.store,
+        args: Self.located(["seq": seq, "message": .string(e.message)], e.source))
     case .unknown(let kind, let fields):
       instant(kind, category: "other", time: event.time, store: fields["store"]?.stringValue, args: fields)
     }
+  }
+
+  /// `args` with `source: {file, line, path?}` added when the event has one (CONTRACT §9).
+  private static func located(_ args: JSONObject, _ source: CodeLocation?) -> JSONObject {
+    guard let source else { return args }
+    var args = args
+    args.append("source", source.json)
+    return args
   }
 
   private mutating func end(effect: Int, store: String, time: Double, args: JSONObject) {

@@ -9,7 +9,8 @@ import LoupeCore
 /// ```
 ///   1.750ms      #4  state.changed       AppFeature#1  AppFeature#1: _pages changed.
 ///                      + pages[id: 2]: {"count":0}
-///   5.000ms      #9  effect.cancelled    AppFeature#1/pages[id: 2]  effect 1 after 2.5ms: cancel, by AppFeature#1/pages[id: 3] (#8) — another store
+///   3.250ms      #6  effect.started      PageFeature#2  effect 1, cancel id "timer" (from #5 onAppear)  PageFeature.swift:46
+///   5.000ms      #9  effect.cancelled    AppFeature#1/pages[id: 2]  effect 1 after 2.5ms: cancel, by AppFeature#1/pages[id: 3] (#8) at PageFeature.swift:51 — another store
 /// ```
 struct TimelineRenderer {
   enum Format: String, CaseIterable, Sendable {
@@ -95,6 +96,13 @@ struct TimelineRenderer {
     ActionText.payload(label: action.action, value: action.value)
   }
 
+  /// `  PageFeature.swift:42`, dim, after an event that says where in the code it came from
+  /// (CONTRACT §9); nothing when it does not.
+  private func located(_ source: CodeLocation?) -> String {
+    guard let source else { return "" }
+    return "  " + style.dim(source.shortDescription)
+  }
+
   private func details(_ event: Event) -> (String, [String]) {
     switch event.payload {
     case .sessionStarted(let e):
@@ -118,14 +126,14 @@ struct TimelineRenderer {
       case .parent: text += style.dim(" (from parent)")
       case .effect: text += style.dim(e.effect.map { " (from effect \($0))" } ?? " (from an effect)")
       }
-      return (text, [])
+      return (text + located(e.source), [])
     case .stateChanged(let e):
       return (e.summary, ChangeLines.lines(e.changes, style: style))
     case .effectStarted(let e):
       var text = "effect \(e.effect)"
       if let id = e.cancelID { text += ", cancel id \"\(id)\"" }
       text += style.dim(" (from #\(e.cause)\(actions[e.cause].map { " \($0)" } ?? ""))")
-      return (text, [])
+      return (text + located(e.source), [])
     case .effectFinished(let e):
       var text = "effect \(e.effect) \(e.outcome.rawValue)\(ran(e.effect, until: event.time))"
       if let error = e.error { text += ": " + style.red(error) }
@@ -134,6 +142,7 @@ struct TimelineRenderer {
       var text = "effect \(e.effect) cancelled\(ran(e.effect, until: event.time)): \(e.reason.rawValue)"
       if let by = e.by {
         text += " by \(by.store) (#\(by.cause)\(actions[by.cause].map { " \($0)" } ?? ""))"
+        if let source = by.source { text += " at " + style.dim(source.shortDescription) }
         if by.store != e.store, e.reason == .cancel || e.reason == .cancelInFlight {
           text += " " + style.apply(.boldRed, "— another store")
         }
@@ -143,13 +152,13 @@ struct TimelineRenderer {
       let output = e.outputChanged ? "output changed" : style.apply(.yellow, "output unchanged")
       var text = "\(e.derived) in \(Formatting.duration(nanoseconds: Double(e.durationNs))), \(output)"
       if let cause = e.cause { text += style.dim(" (from #\(cause))") }
-      return (text, [])
+      return (text + located(e.source), [])
     case .mark(let e):
       return (style.bold("── \(e.label) ──"), [])
     case .dropped(let e):
       return (style.apply(.boldRed, "\(Formatting.plural(e.count, "event")) dropped"), [])
     case .warning(let e):
-      return (style.apply(.yellow, "\(e.code): \(e.message)"), [])
+      return (style.apply(.yellow, "\(e.code): \(e.message)") + located(e.source), [])
     case .unknown(_, var fields):
       fields["store"] = nil
       return (fields.isEmpty ? "" : style.dim(Formatting.json(.object(fields), limit: 160)), [])

@@ -5,7 +5,9 @@ pages.loupe tells the seed-000 story: two pages of a pager, each with a timer ef
 uses the same cancel id "timer"; when the user swipes to page 2, page 2's onAppear cancels
 "timer" and stops page 1's timer too. It also has a derived value recomputed for nothing, a
 detail sheet presented three times (identity churn), a send to an ended store, dropped
-events, and page 2's timer still running at the end.
+events, and page 2's timer still running at the end. Its events carry source locations
+(CONTRACT §9), the derived values' excepted; counter.loupe and doctor.loupe have none, as
+traces written before them.
 """
 import json, os
 
@@ -31,6 +33,13 @@ class Session:
 
 HEADER = {"format": "loupe-trace", "version": 1, "program": "PagesDemo", "pid": 4242, "startedAt": "2026-11-22T10:04:05.123Z"}
 
+def src(file, line, path=True):
+    """A `source` member: the #fileID, the line, and the #filePath unless left out."""
+    location = {"file": "PagesDemo/" + file, "line": line}
+    if path:
+        location["path"] = "/src/PagesDemo/Sources/PagesDemo/" + file
+    return location
+
 def pages():
     s = Session()
     app = "AppFeature#1"
@@ -43,45 +52,45 @@ def pages():
     for page, store, t in ((1, p1, 1.0), (2, p2, 1.25)):
         s.add(t, "store.created", store=store, type="PageFeature", parent=app, identity=f"PageFeature@{page}")
         s.add(t + 0.05, "identity.changed", store=store, identity=f"PageFeature@{page}", previous=None, reason="inserted")
-    a = s.add(2.0, "action.received", store=p1, action="PageFeature.Action.onAppear", value=None, origin="send")
+    a = s.add(2.0, "action.received", store=p1, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
     s.add(2.1, "state.changed", store=p1, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#1: _isVisible changed.")
-    s.add(2.2, "effect.started", store=p1, effect=1, cause=a, cancelID="timer")
+    s.add(2.2, "effect.started", store=p1, effect=1, cause=a, cancelID="timer", source=src("PageFeature.swift", 24))
     for tick in range(1, 4):
         t = 2.2 + tick * 1000.0
-        a = s.add(t, "action.received", store=p1, action="PageFeature.Action.timerTicked", value=None, origin="effect", effect=1)
+        a = s.add(t, "action.received", store=p1, action="PageFeature.Action.timerTicked", value=None, origin="effect", effect=1, source=src("PageFeature.swift", 24))
         s.add(t + 0.02, "state.changed", store=p1, cause=a, changes=[{"path": "count", "op": "replace", "old": tick - 1, "new": tick}], summary="PageFeature#1: _count changed.")
         s.add(t + 0.03, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=True, durationNs=1800)
-    a = s.add(3100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send")
+    a = s.add(3100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send", source=src("SettingsView.swift", 12, path=False))
     s.add(3100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark"}], summary="AppFeature#1: _theme changed.")
     s.add(3100.05, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1700)
     s.add(3300.0, "mark", label="swipe to page 2")
-    a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send")
+    a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
     s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
-    s.add(3300.7, "effect.cancelled", store=p1, effect=1, cancelID="timer", reason="cancelInFlight", by={"store": p2, "cause": a})
-    s.add(3300.8, "effect.started", store=p2, effect=2, cause=a, cancelID="timer")
-    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send")
+    s.add(3300.7, "effect.cancelled", store=p1, effect=1, cancelID="timer", reason="cancelInFlight", by={"store": p2, "cause": a, "source": src("PageFeature.swift", 29)})
+    s.add(3300.8, "effect.started", store=p2, effect=2, cause=a, cancelID="timer", source=src("PageFeature.swift", 24))
+    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send", source=src("SettingsView.swift", 20))
     s.add(3500.03, "state.changed", store=app, cause=a, changes=[{"path": "settings.fontSize", "op": "replace", "old": 12, "new": 14}], summary="AppFeature#1: _settings changed.")
     s.add(3500.04, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1650)
     # The detail sheet, presented three times: a new identity each time.
     for n, t in ((1, 3600.0), (2, 3800.0), (3, 4000.0)):
-        a = s.add(t, "action.received", store=app, action="AppFeature.Action.detailButtonTapped", value=None, origin="send")
+        a = s.add(t, "action.received", store=app, action="AppFeature.Action.detailButtonTapped", value=None, origin="send", source=src("PagerView.swift", 44))
         s.add(t + 0.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": None, "new": {"text": ""}}], summary="AppFeature#1: _detail changed.")
         s.add(t + 0.06, "store.created", store=detail, type="DetailFeature", parent=app, identity=f"DetailFeature@{n}")
         s.add(t + 0.07, "identity.changed", store=detail, identity=f"DetailFeature@{n}", previous=None, reason="presented")
         e = 2 + n
-        s.add(t + 0.08, "effect.started", store=detail, effect=e, cause=a, cancelID=None)
+        s.add(t + 0.08, "effect.started", store=detail, effect=e, cause=a, cancelID=None, source=src("AppFeature.swift", 58))
         if n < 3:
             s.add(t + 40.0, "effect.finished", store=detail, effect=e, outcome="failed" if n == 2 else "completed", **({"error": "URLError.timedOut"} if n == 2 else {}))
-        a = s.add(t + 100.0, "action.received", store=app, action="AppFeature.Action.detailDismissed", value=None, origin="send")
+        a = s.add(t + 100.0, "action.received", store=app, action="AppFeature.Action.detailDismissed", value=None, origin="send", source=src("DetailView.swift", 15))
         s.add(t + 100.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": {"text": ""}, "new": None}], summary="AppFeature#1: _detail changed.")
         s.add(t + 100.06, "identity.changed", store=detail, identity=f"DetailFeature@{n}", previous=None, reason="dismissed")
         if n == 3:
             # Still loading when dismissed: ended with its identity, by the parent's action (not a pitfall).
-            s.add(t + 100.065, "effect.cancelled", store=detail, effect=e, cancelID=None, reason="identityEnded", by={"store": app, "cause": a})
+            s.add(t + 100.065, "effect.cancelled", store=detail, effect=e, cancelID=None, reason="identityEnded", by={"store": app, "cause": a, "source": src("DetailView.swift", 15)})
         s.add(t + 100.07, "store.destroyed", store=detail, identity=f"DetailFeature@{n}")
-    s.add(4200.0, "warning", code="sendToEndedStore", message="PageFeature.Action.saveTapped was sent to a store whose identity has ended; it was ignored.", store=detail)
+    s.add(4200.0, "warning", code="sendToEndedStore", message="PageFeature.Action.saveTapped was sent to a store whose identity has ended; it was ignored.", store=detail, source=src("DetailView.swift", 22))
     s.add(4250.0, "dropped", count=3)
-    a = s.add(4300.0, "action.received", store=p2, action="PageFeature.Action.timerTicked", value=None, origin="effect", effect=2)
+    a = s.add(4300.0, "action.received", store=p2, action="PageFeature.Action.timerTicked", value=None, origin="effect", effect=2, source=src("PageFeature.swift", 24))
     s.add(4300.02, "state.changed", store=p2, cause=a, changes=[{"path": "count", "op": "replace", "old": 0, "new": 1}], summary="PageFeature#2: _count changed.")
     s.add(4300.03, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=True, durationNs=1900)
     return s.events
