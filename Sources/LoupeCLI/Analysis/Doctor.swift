@@ -104,6 +104,15 @@ struct Doctor {
 
   /// Replacements of a live identity that make churn.
   static let identityChurnThreshold = 2
+
+  /// Whether a cancellation reached across stores: a cancel id of another store's action
+  /// (`cancel` or `cancelInFlight`), the pitfall of seed 000. Ending a child's identity or
+  /// destroying a store cancels its effects on purpose (the parent's action is then `by`).
+  static func isCrossStoreCancellation(_ e: EffectCancelled) -> Bool {
+    guard let by = e.by else { return false }
+    return by.store != e.store && (e.reason == .cancel || e.reason == .cancelInFlight)
+  }
+
   static let unchangedThreshold = 2
   /// The share of its store's actions a derived value must recompute for to count as not memoized.
   static let unmemoizedShare = 0.75
@@ -131,7 +140,7 @@ struct Doctor {
       let started = running.removeValue(forKey: e.effect)
       // Ending a child's identity or destroying a store cancels its effects on purpose (the
       // parent's action is then `by`); only cancel ids reaching across stores are the pitfall.
-      guard let by = e.by, by.store != e.store, e.reason == .cancel || e.reason == .cancelInFlight else { break }
+      guard Self.isCrossStoreCancellation(e), let by = e.by else { break }
       let key = CrossStoreKey(cancelID: e.cancelID)
       if crossStore[key] == nil { crossStoreOrder.append(key) }
       crossStore[key, default: Examples()].add(

@@ -109,9 +109,9 @@ public final class LaunchedProgram: Sendable {
   /// let status = await program.waitForExit()
   /// ```
   public static func launch(
-    _ command: [String], environment: [String: String]? = nil, stderr: FileHandle? = nil
+    _ command: [String], environment: [String: String]? = nil, stderr: FileHandle? = nil, directory: String? = nil
   ) throws(ClientError) -> (program: LaunchedProgram, connection: Connection) {
-    let (program, input, output) = try start(command, environment: environment, stderr: stderr)
+    let (program, input, output) = try start(command, environment: environment, stderr: stderr, directory: directory)
     do {
       return (program, try Connection(input: input, output: output))
     } catch {
@@ -122,12 +122,26 @@ public final class LaunchedProgram: Sendable {
     }
   }
 
-  /// Starts `command` with `LOUPE=stdio`; returns the program and the descriptors to read its
-  /// stdout from and write its stdin to (owned by the caller).
+  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), looked up at run time: the Glibc
+  /// module does not import it.
+  private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+  private static let addChdir: AddChdir? = {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
+    return unsafeBitCast(symbol, to: AddChdir.self)
+  }()
+
+  /// Starts `command` with `LOUPE=stdio` (in `directory`, when given); returns the program and
+  /// the descriptors to read its stdout from and write its stdin to (owned by the caller).
   static func start(
-    _ command: [String], environment: [String: String]?, stderr: FileHandle?
+    _ command: [String], environment: [String: String]?, stderr: FileHandle?, directory: String? = nil
   ) throws(ClientError) -> (LaunchedProgram, input: Int32, output: Int32) {
     guard let executable = command.first, !executable.isEmpty else { throw .launchFailed("No command given") }
+    if let directory {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw .launchFailed("Cannot launch '\(executable)': the working directory '\(directory)' does not exist")
+      }
+    }
     var env = environment ?? ProcessInfo.processInfo.environment
     env["LOUPE"] = "stdio"
 
@@ -150,6 +164,11 @@ public final class LaunchedProgram: Sendable {
     posix_spawn_file_actions_adddup2(&actions, toChild.read, STDIN_FILENO)
     posix_spawn_file_actions_adddup2(&actions, fromChild.write, STDOUT_FILENO)
     if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr.fileDescriptor, STDERR_FILENO) }
+    if let directory {
+      guard let addChdir = Self.addChdir, addChdir(&actions, directory) == 0 else {
+        throw .launchFailed("Cannot launch '\(executable)' in '\(directory)': this system cannot set a spawned program's directory")
+      }
+    }
     Posix.closeOtherDescriptors(&actions)
 
     var attributes = posix_spawnattr_t()

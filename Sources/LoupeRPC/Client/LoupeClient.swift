@@ -55,11 +55,12 @@ public final class LoupeClient: Sendable {
 
   /// Launches `command` (a path or a name looked up in `PATH`, then its arguments) with
   /// `LOUPE=stdio` added to `environment` (default: this process's), and connects to it.
-  /// The program's stderr goes to `stderr` (default: this process's).
+  /// The program's stderr goes to `stderr` (default: this process's); it runs in `directory`
+  /// (default: this process's working directory).
   public static func launch(
-    _ command: [String], environment: [String: String]? = nil, stderr: FileHandle? = nil
+    _ command: [String], environment: [String: String]? = nil, stderr: FileHandle? = nil, directory: String? = nil
   ) throws(ClientError) -> LoupeClient {
-    let (program, connection) = try LaunchedProgram.launch(command, environment: environment, stderr: stderr)
+    let (program, connection) = try LaunchedProgram.launch(command, environment: environment, stderr: stderr, directory: directory)
     let client = LoupeClient(connection: connection, program: program)
     client.start()
     return client

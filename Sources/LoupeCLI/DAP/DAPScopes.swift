@@ -1,0 +1,116 @@
+import LoupeCore
+
+/// The rows of the `Changes` and `Effects` scopes, and how a JSON value shows as a variable.
+enum DAPScopes {
+  static func scope(_ name: String, _ reference: Int, hint: String? = nil, value: JSON?) -> JSONObject {
+    var scope: JSONObject = ["name": .string(name), "variablesReference": .int(reference), "expensive": false]
+    if let hint { scope["presentationHint"] = .string(hint) }
+    switch value {
+    case .object(let object)?: scope["namedVariables"] = .int(object.count)
+    case .array(let array)?: scope["indexedVariables"] = .int(array.count)
+    default: break
+    }
+    return scope
+  }
+
+  static func scope(_ name: String, _ reference: Int, named: Int) -> JSONObject {
+    ["name": .string(name), "variablesReference": .int(reference), "namedVariables": .int(named), "expensive": false]
+  }
+
+  /// The changes an event made: its own (`state.changed`), or those of the `state.changed`
+  /// events it caused (an action), each with the store it changed.
+  static func changes(for index: Int, in model: SessionModel) -> [(store: String, change: Change)] {
+    let event = model.event(at: index)
+    if case .stateChanged(let e) = event.payload { return e.changes.map { (e.store, $0) } }
+    guard case .actionReceived = event.payload else { return [] }
+    var result: [(store: String, change: Change)] = []
+    for consequence in model.consequences(of: index) {
+      if case .stateChanged(let e) = model.event(at: consequence).payload {
+        result += e.changes.map { (e.store, $0) }
+      }
+    }
+    return result
+  }
+
+  /// `count: 0 → 1`, expandable into `old` and `new`.
+  static func variable(for item: (store: String, change: Change), references: inout DAPReferences) -> DAPVariable {
+    let change = item.change
+    let path = change.path.isEmpty ? "(whole state)" : change.path
+    let text: String
+    switch change.op {
+    case .replace: text = "\(preview(change.old)) → \(preview(change.new))"
+    case .insert: text = "inserted \(preview(change.new))"
+    case .remove: text = "removed \(preview(change.old))"
+    }
+    var children: [DAPVariable] = []
+    if let old = change.old { children.append(variable(named: "old", old, store: nil, path: nil, references: &references)) }
+    if let new = change.new { children.append(variable(named: "new", new, store: nil, path: nil, references: &references)) }
+    children.append(DAPVariable(name: "store", value: item.store))
+    let reference = references.add(.list(children))
+    return DAPVariable(name: path, value: text, type: change.op.rawValue, variablesReference: reference, namedVariables: children.count)
+  }
+
+  /// `effect 3`: `started by #12 PageFeature.Action.onAppear, cancel id PageFeature.CancelID.timer`.
+  static func variable(forEffectAt index: Int, in model: SessionModel, references: inout DAPReferences) -> DAPVariable {
+    let event = model.event(at: index)
+    guard case .effectStarted(let e) = event.payload else { return DAPVariable(name: "#\(event.seq)", value: event.kind) }
+    var text = "started at #\(event.seq)"
+    if let cause = model.index(ofSeq: e.cause), case .actionReceived(let action) = model.event(at: cause).payload {
+      text += " by \(action.action)"
+    }
+    if let id = e.cancelID { text += ", cancel id \(id)" }
+    if let source = e.source { text += ", \(source.shortDescription)" }
+    let fields = model.eventJSON(at: index)
+    let reference = references.add(.value(fields, store: nil, path: nil))
+    return DAPVariable(name: "effect \(e.effect)", value: text, variablesReference: reference, namedVariables: fields.objectValue?.count)
+  }
+
+  /// A row for `value`; containers get a reference whose children load when expanded.
+  static func variable(
+    named name: String, _ value: JSON, store: String?, path: StatePath?, references: inout DAPReferences
+  ) -> DAPVariable {
+    var row = DAPVariable(name: name, value: preview(value), type: value.typeName)
+    if let path, !path.components.isEmpty { row.evaluateName = path.description }
+    switch value {
+    case .object(let object) where !object.isEmpty:
+      row.variablesReference = references.add(.value(value, store: store, path: path))
+      row.namedVariables = object.count
+    case .array(let array) where !array.isEmpty:
+      row.variablesReference = references.add(.value(value, store: store, path: path))
+      row.indexedVariables = array.count
+    default:
+      break
+    }
+    return row
+  }
+
+  /// A one-line preview: scalars as JSON, containers by their size and first members.
+  static func preview(_ value: JSON?, limit: Int = 120) -> String {
+    guard let value else { return "—" }
+    switch value {
+    case .array(let array):
+      return "[\(array.count) element\(array.count == 1 ? "" : "s")]"
+    case .object(let object):
+      var text = "{"
+      for (offset, member) in object.enumerated() {
+        let piece = (offset == 0 ? "" : ", ") + member.key + ": " + shortScalar(member.value)
+        if text.count + piece.count > limit {
+          text += ", …"
+          break
+        }
+        text += piece
+      }
+      return text + "}"
+    default:
+      return Formatting.truncate(value.jsonText, limit: limit)
+    }
+  }
+
+  private static func shortScalar(_ value: JSON) -> String {
+    switch value {
+    case .array(let array): "[\(array.count)]"
+    case .object: "{…}"
+    default: Formatting.truncate(value.jsonText, limit: 40)
+    }
+  }
+}

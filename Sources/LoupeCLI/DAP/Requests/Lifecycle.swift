@@ -1,0 +1,195 @@
+import Foundation
+import LoupeCore
+import LoupeRPC
+
+/// `initialize`, `launch`, `attach`, `configurationDone`, `disconnect`, `terminate`.
+extension DAPSession {
+  func initialize(_ request: DAPRequest) throws(DAPError) {
+    linesStartAt1 = try request.arguments.bool("linesStartAt1") ?? true
+    phase = .initialized
+    channel.respond(to: request, body: DAPCapabilities.json)
+  }
+
+  /// `launch`: `{program, args?, cwd?, env?}` runs a program with `LOUPE=stdio`; `{trace}`
+  /// opens a recording. Both take `filter` (CONTRACT §5) and `stopOnEntry`.
+  func launch(_ request: DAPRequest) async throws(DAPError) {
+    try requireNotOpen(request.command)
+    let arguments = request.arguments
+    let program = try arguments.string("program")
+    let trace = try arguments.string("trace")
+    try readCommonOptions(arguments)
+    switch (program, trace) {
+    case (nil, nil):
+      throw DAPError(
+        .invalidArguments,
+        "'launch' needs 'program' (a program that uses Loupe, run with LOUPE=stdio) or 'trace' (a .loupe recording).")
+    case (_?, _?):
+      throw DAPError(.invalidArguments, "'launch' takes 'program' or 'trace', not both.")
+    case (nil, let trace?):
+      try openTrace(trace)
+    case (let program?, nil):
+      let args = try arguments.strings("args") ?? []
+      let cwd = try arguments.string("cwd")
+      var env = ProcessInfo.processInfo.environment
+      if let extra = try arguments.nested("env") {
+        for member in extra.object {
+          guard let value = member.value.stringValue else {
+            throw DAPError(.invalidArguments, "'launch': 'env' values must be strings ('\(member.key)' is \(member.value.typeName)).")
+          }
+          env[member.key] = value
+        }
+      }
+      env["LOUPE_RECORD"] = nil  // the session keeps the events; a second trace would be a surprise
+      try await launchProgram([program] + args, environment: env, directory: cwd)
+    }
+    phase = .open
+    channel.respond(to: request)
+    channel.event("initialized", [:])
+  }
+
+  /// `attach`: `{socket}`, a program running with `LOUPE=unix:PATH`.
+  func attach(_ request: DAPRequest) async throws(DAPError) {
+    try requireNotOpen(request.command)
+    let path = try request.arguments.string("socket")
+    guard let path else {
+      throw DAPError(.invalidArguments, "'attach' needs 'socket': the path a program listens on with LOUPE=unix:PATH.")
+    }
+    try readCommonOptions(request.arguments)
+    let client: LoupeClient
+    do {
+      client = try LoupeClient.connect(socketPath: path)
+    } catch {
+      throw DAPError(.targetFailed, "\(error): is a program running with LOUPE=unix:\(path)?")
+    }
+    try await LiveConnection.handshake(client, describing: "The program at \(path)")
+    startLive(client: client, program: nil, name: path)
+    phase = .open
+    channel.respond(to: request)
+    channel.event("initialized", [:])
+  }
+
+  func configurationDone(_ request: DAPRequest) throws(DAPError) {
+    try requireOpen(request.command)
+    channel.respond(to: request)
+    guard !configured else { return }
+    configured = true
+    if stopOnEntry {
+      if model.count > 0 {
+        stopAt(0, reason: "entry", description: "Stopped at the first event")
+      } else {
+        pendingStep = PendingStep(kind: .entry, thread: DAPThreads.sessionThread, origin: nil)
+      }
+    } else {
+      runForward(from: 0, reason: nil)
+    }
+  }
+
+  /// `disconnect`: a launched program is terminated unless `terminateDebuggee: false`; a program
+  /// attached to over its socket is left running unless `terminateDebuggee: true` (then it is
+  /// sent SIGTERM only when loupe knows its pid from the handshake: it never does for a socket,
+  /// so it is left running and the console says so).
+  func disconnect(_ request: DAPRequest) async throws(DAPError) {
+    let terminateDebuggee = try request.arguments.bool("terminateDebuggee")
+    if let target {
+      switch target {
+      case .trace:
+        break
+      case .live(let client, let program?, _):
+        if terminateDebuggee ?? true {
+          program.terminate()
+        } else {
+          try? await client.shutdown()
+        }
+      case .live(let client, nil, _):
+        if terminateDebuggee == true {
+          channel.output("loupe dap: a program attached over its socket is left running.\n")
+        }
+        try? await client.shutdown()
+      }
+    }
+    channel.respond(to: request)
+    phase = .finished
+  }
+
+  /// `terminate`: ends a launched program (SIGTERM) or closes a recording; `terminated` follows.
+  func terminate(_ request: DAPRequest) async throws(DAPError) {
+    try requireOpen(request.command)
+    channel.respond(to: request)
+    switch target {
+    case .live(_, let program?, _)?:
+      program.terminate()  // `exited` and `terminated` follow when it has ended
+    case .live(let client, nil, _)?:
+      try? await client.shutdown()
+      channel.event("terminated")
+    case .trace?, nil:
+      channel.event("terminated")
+    }
+  }
+
+  /// The end of the editor's input, or after `disconnect`: nothing is left running that the
+  /// editor launched.
+  func end() async {
+    if phase != .finished, let program = target?.program {
+      program.terminate()
+    }
+    target?.client?.close()
+    phase = .finished
+  }
+
+  // MARK: - Opening
+
+  private func requireNotOpen(_ command: String) throws(DAPError) {
+    if phase == .open { throw DAPError(.wrongState, "A session is already open: '\(command)' comes once.") }
+  }
+
+  private func readCommonOptions(_ arguments: DAPArguments) throws(DAPError) {
+    stopOnEntry = try arguments.bool("stopOnEntry") ?? false
+    if let json = arguments.value("filter") {
+      do {
+        filter = try EventFilter(json: json)
+      } catch {
+        throw DAPError(.invalidArguments, "'\(arguments.command)': 'filter': \(error)")
+      }
+    }
+  }
+
+  private func openTrace(_ path: String) throws(DAPError) {
+    do {
+      model = try SessionModel(tracePath: path)
+    } catch {
+      throw DAPError(.targetFailed, "Cannot open the trace '\(path)': \(error)")
+    }
+    target = .trace(path: path)
+  }
+
+  private func launchProgram(_ command: [String], environment: [String: String], directory: String?) async throws(DAPError) {
+    let output: ProgramOutput
+    do {
+      output = try ProgramOutput(channel: channel)
+    } catch {
+      throw DAPError(.targetFailed, "Cannot make a pipe for the program's output: \(error)")
+    }
+    let client: LoupeClient
+    do {
+      client = try LoupeClient.launch(command, environment: environment, stderr: output.writeHandle, directory: directory)
+    } catch {
+      output.programStarted()
+      throw DAPError(.targetFailed, error.description)
+    }
+    output.programStarted()
+    let name = "'\(command[0])'"
+    try await LiveConnection.handshake(client, describing: name)
+    startLive(client: client, program: client.program, name: command[0])
+  }
+
+  private func startLive(client: LoupeClient, program: LaunchedProgram?, name: String) {
+    target = .live(client: client, program: program, name: name)
+    Task { [weak self] in
+      for await event in client.events {
+        await self?.ingest(event)
+      }
+      let status = await program?.waitForExit()
+      await self?.liveEnded(status: status)
+    }
+  }
+}
