@@ -27,13 +27,13 @@ enum LiveConnection {
   /// `initialize` then `loupe/subscribe` with `history: true` (nothing from the program's start
   /// is missed). Fails with a clear message when the program exits first, is not a Loupe
   /// program, or does not answer in time.
-  static func handshake(_ client: LoupeClient, describing name: String) async throws(DAPError) {
-    let outcome: Result<Void, ClientError>? = await withTaskGroup(of: Result<Void, ClientError>?.self) { group in
+  static func handshake(_ client: LoupeClient, describing name: String) async throws(DAPError) -> InitializeResult {
+    let outcome: Result<InitializeResult, ClientError>? = await withTaskGroup(of: Result<InitializeResult, ClientError>?.self) { group in
       group.addTask {
         do throws(ClientError) {
-          _ = try await client.initialize(clientName: "loupe-dap", clientVersion: LoupeCLI.version)
+          let result = try await client.initialize(clientName: "loupe-dap", clientVersion: LoupeCLI.version)
           _ = try await client.subscribe(SubscribeRequest(history: true))
-          return .success(())
+          return .success(result)
         } catch {
           return .failure(error)
         }
@@ -52,8 +52,8 @@ enum LiveConnection {
       return first
     }
     switch outcome {
-    case .success?:
-      return
+    case .success(let result)?:
+      return result
     case .failure(.connectionClosed)?:
       var message = "\(name) closed the connection before it answered Loupe's 'initialize'"
       if let program = client.program {

@@ -61,8 +61,9 @@ extension DAPSession {
     } catch {
       throw DAPError(.targetFailed, "\(error): is a program running with LOUPE=unix:\(path)?")
     }
-    try await LiveConnection.handshake(client, describing: "The program at \(path)")
+    let info = try await LiveConnection.handshake(client, describing: "The program at \(path)")
     startLive(client: client, program: nil, name: path)
+    announceProcess(info, method: "attach")
     phase = .open
     channel.respond(to: request)
     channel.event("initialized", [:])
@@ -178,8 +179,19 @@ extension DAPSession {
     }
     output.programStarted()
     let name = "'\(command[0])'"
-    try await LiveConnection.handshake(client, describing: name)
+    let info = try await LiveConnection.handshake(client, describing: name)
     startLive(client: client, program: client.program, name: command[0])
+    announceProcess(info, method: "launch")
+  }
+
+  /// The `process` event: the program's name and pid, as it told them in `initialize`.
+  private func announceProcess(_ info: InitializeResult, method: String) {
+    channel.event(
+      "process",
+      [
+        "name": .string(info.process.name), "systemProcessId": .int(info.process.pid), "isLocalProcess": true,
+        "startMethod": .string(method),
+      ])
   }
 
   private func startLive(client: LoupeClient, program: LaunchedProgram?, name: String) {

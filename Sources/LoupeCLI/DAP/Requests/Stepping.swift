@@ -44,7 +44,9 @@ extension DAPSession {
   }
 
   /// `next` (the store's next action), `stepIn` (the next event this one caused), `stepOut`
-  /// (this event's cause), `stepBack` (the store's previous action).
+  /// (this event's cause), `stepBack` (back to the action behind this event — the one that
+  /// cancelled an effect, started it or changed the state — or, from an action, the store's
+  /// previous action).
   func step(_ request: DAPRequest) throws(DAPError) {
     let stop = try requireStop(request.command)
     let thread = try request.arguments.int("threadId") ?? stop.thread
@@ -75,7 +77,7 @@ extension DAPSession {
       target = model.cause(of: current)
       nothing = "#\(model.event(at: current).seq) has no recorded cause"
     default:  // stepBack
-      target = model.previousAction(before: current, store: store)
+      target = actionBehind(current) ?? model.previousAction(before: current, store: store)
       nothing = "No earlier action of \(store ?? "the session")"
     }
     if let target {
@@ -83,6 +85,18 @@ extension DAPSession {
     } else {
       stopAt(stop.index, reason: "step", description: nothing + ": the view stays at #\(model.event(at: stop.index).seq)", thread: thread)
     }
+  }
+
+  /// The action behind an event that is not one: its nearest cause that is an action (the
+  /// action that cancelled an effect, that started it, that changed the state).
+  private func actionBehind(_ index: Int) -> Int? {
+    guard model.event(at: index).kind != ActionReceived.kind else { return nil }
+    var next = model.cause(of: index)
+    while let cause = next {
+      if model.event(at: cause).kind == ActionReceived.kind { return cause }
+      next = model.cause(of: cause)
+    }
+    return nil
   }
 
   /// `pause`: a running live view stops at the present (the latest event).
