@@ -342,5 +342,20 @@ class BadInputTests(unittest.TestCase):
         a.close()
 
 
+class DocumentationTests(unittest.TestCase):
+    def test_examples_follow_the_dap_schema(self):
+        """Every block after `<!-- dap: Definition -->` in protocol/dap.md and the README."""
+        import re
+        from dapclient import SCHEMA, _validator
+        checked = 0
+        for page in (ROOT / "protocol/dap.md", ROOT / "README.md"):
+            for definition, body in re.findall(r"<!-- dap: (\w+) -->\n```json\n(.*?)```", page.read_text(), re.S):
+                self.assertIn(definition, SCHEMA["definitions"])
+                errors = list(_validator(definition).iter_errors(json.loads(body)))
+                self.assertEqual(errors, [], f"{page.name}: {definition}")
+                checked += 1
+        self.assertGreaterEqual(checked, 4)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -125,9 +125,24 @@ extension DAPSession {
     return (store, path)
   }
 
+  /// Whether the event at `index` can hit a breakpoint, from the model's index alone: a
+  /// `continue` through a large recording reads only the events that might stop it.
+  private func mayHit(at index: Int) -> Bool {
+    let kind = model.kind(at: index)
+    if !breakpoints.functions.isEmpty, kind == .action { return true }
+    if !breakpoints.data.isEmpty, kind == .change { return true }
+    if !breakpoints.exceptionFilters.isEmpty, kind != .action, kind != .change, kind != .effectStarted, kind != .snapshot {
+      return true
+    }
+    for list in breakpoints.lines.values {
+      for line in list where model.hasSource(at: index, line: line.line) { return true }
+    }
+    return false
+  }
+
   /// The breakpoints the event at `index` hits (only events the launch `filter` passes).
   func breakpointHit(at index: Int) -> (reason: String, description: String, ids: [Int])? {
-    guard !breakpoints.isEmpty else { return nil }
+    guard !breakpoints.isEmpty, mayHit(at: index) else { return nil }
     let event = model.event(at: index)
     guard filter.matches(event) else { return nil }
     var ids: [Int] = []

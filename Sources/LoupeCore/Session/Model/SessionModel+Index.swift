@@ -174,6 +174,13 @@ extension SessionModel {
 
   // MARK: - Sources
 
+  /// Whether the event at `index` has a source location at `line` (any file).
+  public func hasSource(at index: Int, line: Int) -> Bool {
+    guard let list = byLine[line] else { return false }
+    let position = Self.firstPosition(in: list, after: index - 1)
+    return position < list.count && Int(list[position]) == index
+  }
+
   /// Events whose source location is at `line` (any file), in order.
   public func indices(atLine line: Int) -> [Int] {
     byLine[line]?.map(Int.init) ?? []

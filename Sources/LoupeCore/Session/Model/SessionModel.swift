@@ -20,8 +20,8 @@
 /// model.state(of: "PageFeature#1", at: index)  // its state right after #42
 /// ```
 public final class SessionModel {
-  /// Kinds the index tells apart without decoding.
-  enum Kind: UInt8 {
+  /// Kinds the index tells apart without decoding an event (``kind(at:)``).
+  public enum Kind: UInt8, Sendable {
     case action, change, effectStarted, effectEnded, storeCreated, storeDestroyed, identity, snapshot, other
   }
 
@@ -88,6 +88,9 @@ public final class SessionModel {
 
   /// The event at `index`.
   public func event(at index: Int) -> Event { storage.event(at: index) }
+
+  /// What the event at `index` is, from the index (no file read).
+  public func kind(at index: Int) -> Kind { entries[index].kind }
 
   /// The event at `index` as its JSON object (as on the wire).
   public func eventJSON(at index: Int) -> JSON { storage.json(at: index) }
