@@ -356,6 +356,17 @@ class DocumentationTests(unittest.TestCase):
                 checked += 1
         self.assertGreaterEqual(checked, 4)
 
+    def test_vscode_manifest_declares_the_adapter_and_its_arguments(self):
+        manifest = json.loads((ROOT / "editors/vscode/package.json").read_text())
+        debugger = manifest["contributes"]["debuggers"][0]
+        self.assertEqual((debugger["type"], debugger["runtime"], debugger["runtimeArgs"]), ("loupe", "loupe", ["dap"]))
+        self.assertNotIn("program", debugger)  # VS Code would look for it in the extension's folder
+        attributes = debugger["configurationAttributes"]
+        self.assertEqual(set(attributes["launch"]["properties"]), {"program", "args", "cwd", "env", "trace", "filter", "stopOnEntry"})
+        self.assertEqual(set(attributes["attach"]["properties"]), {"socket", "filter", "stopOnEntry"})
+        for snippet in debugger["configurationSnippets"]:
+            self.assertEqual(snippet["body"]["type"], "loupe")
+
 
 if __name__ == "__main__":
     unittest.main()
