@@ -16,7 +16,7 @@ public enum LoupeCLI {
 
   static let commands: [any Command.Type] = [
     AttachCommand.self, RecordCommand.self, ShowCommand.self, StatsCommand.self, DoctorCommand.self,
-    ExportCommand.self, ReplayCommand.self, DAPCommand.self, DemoCommand.self,
+    ExportCommand.self, ReplayCommand.self, DAPCommand.self, MCPCommand.self, DemoCommand.self,
   ]
 
   /// Runs `loupe` with `arguments` (without the program name) on the process's standard

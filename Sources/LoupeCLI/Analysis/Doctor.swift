@@ -117,6 +117,21 @@ struct Doctor {
   /// The share of its store's actions a derived value must recompute for to count as not memoized.
   static let unmemoizedShare = 0.75
 
+  /// Reads the rest of `reader` (what `loupe doctor` and the MCP tool `loupe_doctor` do).
+  static func examine(_ reader: TraceReader, progress: Progress? = nil) throws(CommandFailure) -> Doctor {
+    var doctor = Doctor()
+    // State changes (the bulk of most traces) matter to no check: they are counted, not decoded.
+    while let item = try TraceInput.next(reader, decode: false) {
+      if item.kind == StateChanged.kind {
+        doctor.skip(seq: item.seq)
+      } else if let event = item.event ?? (try? Event(jsonText: item.bytes)) {
+        doctor.add(event)
+      }
+      progress?.update(reader.bytesRead)
+    }
+    return doctor
+  }
+
   /// Counts an event that no check needs (a `state.changed`).
   mutating func skip(seq: Int) {
     events += 1

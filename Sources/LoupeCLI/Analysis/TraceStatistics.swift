@@ -63,6 +63,16 @@ struct TraceStatistics {
   /// Effects started and not ended: id → (group, start time).
   private var running: [Int: (key: EffectKey, time: Double)] = [:]
 
+  /// Reads the rest of `reader` (what `loupe stats` and the MCP tool `loupe_stats` do).
+  static func gather(_ reader: TraceReader, progress: Progress? = nil) throws(CommandFailure) -> TraceStatistics {
+    var statistics = TraceStatistics()
+    while let item = try TraceInput.next(reader), let event = item.event {
+      statistics.add(event)
+      progress?.update(reader.bytesRead)
+    }
+    return statistics
+  }
+
   mutating func add(_ event: Event) {
     events += 1
     kinds[event.kind, default: 0] += 1

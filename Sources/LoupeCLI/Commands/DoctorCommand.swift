@@ -48,16 +48,7 @@ struct DoctorCommand: Command {
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
     let reader = try TraceInput.open(path)
     let progress = TraceInput.progress(for: reader, in: context)
-    var doctor = Doctor()
-    // State changes (the bulk of most traces) matter to no check: they are counted, not decoded.
-    while let item = try TraceInput.next(reader, decode: false) {
-      if item.kind == StateChanged.kind {
-        doctor.skip(seq: item.seq)
-      } else if let event = item.event ?? (try? Event(jsonText: item.bytes)) {
-        doctor.add(event)
-      }
-      progress.update(reader.bytesRead)
-    }
+    let doctor = try Doctor.examine(reader, progress: progress)
     progress.finish()
     let all = doctor.findings()
     let findings = all.filter { !ignored.contains($0.code) }

@@ -28,11 +28,7 @@ struct StatsCommand: Command {
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
     let reader = try TraceInput.open(path)
     let progress = TraceInput.progress(for: reader, in: context)
-    var statistics = TraceStatistics()
-    while let item = try TraceInput.next(reader), let event = item.event {
-      statistics.add(event)
-      progress.update(reader.bytesRead)
-    }
+    let statistics = try TraceStatistics.gather(reader, progress: progress)
     progress.finish()
     let report = StatsReport(statistics: statistics, header: reader.header, path: reader.path)
     if json {

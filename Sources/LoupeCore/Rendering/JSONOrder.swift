@@ -38,7 +38,7 @@ extension StatePath.Component {
   /// The component for an object member named `key` in a JSON tree whose Swift type is not
   /// known: `.field` when `key` reads as a Swift identifier (`settings.theme`), else `.key`
   /// (`headers["Content-Type"]`).
-  static func member(_ key: String) -> StatePath.Component {
+  public static func member(_ key: String) -> StatePath.Component {
     isIdentifier(key) ? .field(key) : .key(key)
   }
 

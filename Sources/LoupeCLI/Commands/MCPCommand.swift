@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import LoupeCore
+
+/// `loupe mcp`
+struct MCPCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "mcp",
+    abstract: "Serve the Model Context Protocol on stdio, for coding agents.",
+    discussion: """
+      Speaks MCP (newline-delimited JSON-RPC 2.0 on standard input and output; revisions \
+      2024-11-05 to 2025-11-25 through 'initialize', and 2026-07-28) so that a coding agent can \
+      launch a program under Loupe, attach to one, or open a trace, and question it with the \
+      tools loupe_open, loupe_stores, loupe_timeline, loupe_state, loupe_why, loupe_doctor, \
+      loupe_stats, loupe_effects, loupe_mark, loupe_save and loupe_close. Configure the agent to \
+      run 'loupe mcp' (an "mcpServers" entry). Logs go to standard error. Ends when the client \
+      closes standard input, and ends the programs it launched.
+      """,
+    usage: "",
+    examples: [("loupe mcp", "What an agent runs (see the README's 'Coding agents' section)")])
+
+  init(arguments: ParsedArguments) throws(UsageError) {}
+
+  func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
+    let input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+    let output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+    guard input >= 0, output >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout.") }
+    dup2(STDERR_FILENO, STDOUT_FILENO)  // nothing else may write into the protocol stream
+    let stderr = context.stderr
+    let log: @Sendable (String) -> Void = { line in stderr.line(line) }
+    let channel = LineChannel(input: input, output: output)
+    let server = MCPServer(tools: ToolBox(sessions: SessionRegistry(), log: log), send: { channel.send($0) }, log: log)
+    let ended = AsyncStream<Void>.makeStream()
+    channel.start(
+      onLine: { server.receive($0) },
+      onOversizedLine: { server.receiveOversizedLine(length: $0) },
+      onEnd: { ended.continuation.finish() })
+    for await _ in ended.stream {}
+    await server.inputEnded()
+    await channel.drain()
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,59 @@
+import LoupeCore
+
+/// The head of answers about a session: what program, how many events so far, and how it is
+/// doing. Read from the session's trace.
+struct SessionOverview {
+  var program: String
+  var pid: Int
+  var events: Int
+  var lastSeq: Int?
+  var stores: Int
+  /// A live session's state (`running`, `ended (exited with status 0)`, …); `nil` for a trace.
+  var status: String?
+
+  static let schemaProperties: [(String, JSON)] = [
+    ("program", JSONSchema.string("The program's name.")),
+    ("pid", JSONSchema.integer("The program's process id.")),
+    ("events", JSONSchema.integer("Events in the session so far.")),
+    ("lastSeq", JSONSchema.nullable("integer", "The seq of the newest event (null before the first).")),
+    ("stores", JSONSchema.integer("Stores alive at the newest event.")),
+    ("status", JSONSchema.nullable("string", "A live program's state: running, attached, closed or ended (…); null for a trace.")),
+  ]
+
+  init(_ session: MCPSession) throws(ToolFailure) {
+    status = session.liveStatus
+    if session.isLive, (session.recording?.eventCount ?? 0) == 0 {
+      program = session.process?.name ?? session.source.name
+      pid = session.process?.pid ?? 0
+      events = 0
+      lastSeq = nil
+      stores = 0
+      return
+    }
+    do {
+      let catalog = try TraceCatalog(path: session.tracePath)
+      program = catalog.header.program
+      pid = catalog.header.pid
+      events = catalog.events
+      lastSeq = catalog.events > 0 ? catalog.lastSeq : nil
+      stores = catalog.stores.count
+    } catch {
+      throw ToolFailure("io-error", error.message)
+    }
+  }
+
+  var json: JSONObject {
+    [
+      "program": .string(program), "pid": .int(pid), "events": .int(events), "lastSeq": lastSeq.map(JSON.int) ?? .null,
+      "stores": .int(stores), "status": status.map(JSON.string) ?? .null,
+    ]
+  }
+
+  func text(_ budget: AnswerBudget) -> String {
+    var line = "\(program.isEmpty ? "(unnamed program)" : program) (pid \(pid)): \(Formatting.plural(events, "event"))"
+    if let lastSeq { line += " (newest #\(lastSeq))" }
+    line += ", \(Formatting.plural(stores, "store")) alive"
+    if let status { line += "; program \(status)" }
+    return line + "\n"
+  }
+}

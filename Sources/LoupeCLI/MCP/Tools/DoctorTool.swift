@@ -1,0 +1,75 @@
+import LoupeCore
+
+/// `loupe_doctor`: the known pitfalls in the session so far, with the `loupe doctor` analysis.
+enum DoctorTool: LoupeTool {
+  static let spec = ToolSpec(
+    name: "loupe_doctor",
+    title: "Find known pitfalls",
+    description: """
+      Runs Loupe's doctor on the session so far: effects never finished or outliving their store, effects \
+      cancelled by another store (a shared cancel id), derived values recomputed for nothing, identity churn, \
+      actions sent to ended stores, dropped events. Each finding says what happened (with #seq numbers to pass \
+      to loupe_why or loupe_timeline), why it matters and how to fix it.
+      """,
+    inputSchema: JSONSchema.object([SessionArgument.schema], required: ["session"]),
+    outputSchema: JSONSchema.object(
+      [
+        ("events", JSONSchema.integer("Events examined.")),
+        (
+          "findings",
+          JSONSchema.array(
+            JSONSchema.object(
+              [
+                ("code", JSONSchema.string("A stable identifier, e.g. effect-cancelled-by-another-store.")),
+                ("title", JSONSchema.string("One line.")),
+                ("details", JSONSchema.stringArray("What happened, naming stores, effects and #seqs.")),
+                ("why", JSONSchema.string("Why it matters.")),
+                ("fix", JSONSchema.string("What to do.")),
+                ("seqs", JSONSchema.array(["type": "integer"], description: "The events involved.")),
+              ], required: ["code", "title", "details", "why", "fix", "seqs"], closed: false))
+        ),
+        ("notes", JSONSchema.stringArray("Damage found in the trace (a cut-off last line, skipped lines).")),
+      ], required: ["events", "findings", "notes"]),
+    readOnly: true)
+
+  static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
+    let session = try await SessionArgument.session(arguments, in: box)
+    let reader = try SessionArgument.reader(session)
+    let doctor: Doctor
+    do {
+      doctor = try Doctor.examine(reader)
+    } catch {
+      throw ToolFailure("io-error", error.message)
+    }
+    let findings = doctor.findings()
+    let notes = DamageNotes(reader)
+    var text: String
+    if findings.isEmpty {
+      text = "No problems found in session \(session.id) (\(Formatting.plural(doctor.events, "event")) examined).\n"
+    } else {
+      text = "Found \(Formatting.plural(findings.count, "problem")) in session \(session.id) (\(Formatting.plural(doctor.events, "event"))):\n"
+      for (offset, finding) in findings.enumerated() {
+        text += "\n" + finding.text(number: offset + 1, style: Style(enabled: false))
+      }
+      text += "\nAsk loupe_why {\"session\": \"\(session.id)\", \"seq\": N} about any #N above.\n"
+    }
+    text += notes.text
+    return ToolResult(
+      text: text,
+      structured: ["events": .int(doctor.events), "findings": .array(findings.map(\.json)), "notes": .array(notes.lines.map(JSON.string))])
+  }
+}
+
+/// What a reader found wrong with the trace, for the end of an answer.
+struct DamageNotes {
+  var lines: [String] = []
+
+  init(_ reader: TraceReader) {
+    if let truncation = reader.truncation { lines.append(truncation.description) }
+    if reader.malformedLineCount > 0 {
+      lines.append("\(Formatting.plural(reader.malformedLineCount, "malformed line")) skipped")
+    }
+  }
+
+  var text: String { lines.map { "Note: \($0)\n" }.joined() }
+}
