@@ -11,25 +11,30 @@ enum DoctorTool: LoupeTool {
       actions sent to ended stores, dropped events. Each finding says what happened (with #seq numbers to pass \
       to loupe_why or loupe_timeline), why it matters and how to fix it.
       """,
-    inputSchema: JSONSchema.object([SessionArgument.schema], required: ["session"]),
+    inputSchema: JSONSchema.object(
+      [SessionArgument.schema, ("ignore", JSONSchema.stringArray("Finding codes to leave out (ones judged fine), as 'loupe doctor --ignore' takes."))],
+      required: ["session"]),
     outputSchema: JSONSchema.object(
       [
         ("events", JSONSchema.integer("Events examined.")),
+        ("problems", JSONSchema.integer("Findings of severity problem.")),
         (
           "findings",
           JSONSchema.array(
             JSONSchema.object(
               [
                 ("code", JSONSchema.string("A stable identifier, e.g. effect-cancelled-by-another-store.")),
+                ("severity", JSONSchema.string("problem (the program misbehaved or wasted work) or note (worth a look, often fine).", enum: ["problem", "note"])),
                 ("title", JSONSchema.string("One line.")),
                 ("details", JSONSchema.stringArray("What happened, naming stores, effects and #seqs.")),
                 ("why", JSONSchema.string("Why it matters.")),
                 ("fix", JSONSchema.string("What to do.")),
                 ("seqs", JSONSchema.array(["type": "integer"], description: "The events involved.")),
-              ], required: ["code", "title", "details", "why", "fix", "seqs"], closed: false))
+              ], required: ["code", "severity", "title", "details", "why", "fix", "seqs"], closed: false))
         ),
         ("notes", JSONSchema.stringArray("Damage found in the trace (a cut-off last line, skipped lines).")),
-      ], required: ["events", "findings", "notes"]),
+        ("ignored", JSONSchema.integer("Findings left out by 'ignore'.")),
+      ], required: ["events", "problems", "findings", "notes", "ignored"]),
     readOnly: true)
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
@@ -41,22 +46,33 @@ enum DoctorTool: LoupeTool {
     } catch {
       throw ToolFailure("io-error", error.message)
     }
-    let findings = doctor.findings()
+    let ignored = Set(arguments.strings("ignore") ?? [])
+    if let unknown = ignored.first(where: { !Doctor.codes.contains($0) }) {
+      throw .invalidArguments("'ignore': unknown finding code '\(unknown)' (codes: \(Doctor.codes.joined(separator: ", "))).")
+    }
+    let all = doctor.findings()
+    let findings = all.filter { !ignored.contains($0.code) }
+    let problems = findings.filter { $0.severity == .problem }.count
     let notes = DamageNotes(reader)
     var text: String
     if findings.isEmpty {
       text = "No problems found in session \(session.id) (\(Formatting.plural(doctor.events, "event")) examined).\n"
     } else {
-      text = "Found \(Formatting.plural(findings.count, "problem")) in session \(session.id) (\(Formatting.plural(doctor.events, "event"))):\n"
+      let noteCount = findings.count - problems
+      text = "Found \(Formatting.plural(problems, "problem"))\(noteCount > 0 ? " and \(Formatting.plural(noteCount, "note"))" : "") in session \(session.id) (\(Formatting.plural(doctor.events, "event"))):\n"
       for (offset, finding) in findings.enumerated() {
         text += "\n" + finding.text(number: offset + 1, style: Style(enabled: false))
       }
       text += "\nAsk loupe_why {\"session\": \"\(session.id)\", \"seq\": N} about any #N above.\n"
     }
+    if all.count > findings.count { text += "(\(Formatting.plural(all.count - findings.count, "finding")) ignored.)\n" }
     text += notes.text
     return ToolResult(
       text: text,
-      structured: ["events": .int(doctor.events), "findings": .array(findings.map(\.json)), "notes": .array(notes.lines.map(JSON.string))])
+      structured: [
+        "events": .int(doctor.events), "problems": .int(problems), "findings": .array(findings.map(\.json)),
+        "notes": .array(notes.lines.map(JSON.string)), "ignored": .int(all.count - findings.count),
+      ])
   }
 }
 

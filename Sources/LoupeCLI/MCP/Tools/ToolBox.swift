@@ -3,8 +3,8 @@ import LoupeCore
 /// The tools of `loupe mcp` and what they share: the open sessions and the answer budget.
 final class ToolBox: Sendable {
   static let all: [any LoupeTool.Type] = [
-    OpenTool.self, TimelineTool.self, DoctorTool.self,
-    StatsTool.self, MarkTool.self, SaveTool.self, CloseTool.self,
+    OpenTool.self, StoresTool.self, TimelineTool.self, StateTool.self, WhyTool.self, DoctorTool.self,
+    StatsTool.self, EffectsTool.self, MarkTool.self, SaveTool.self, CloseTool.self,
   ]
 
   let sessions: SessionRegistry

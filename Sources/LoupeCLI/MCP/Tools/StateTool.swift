@@ -1,0 +1,72 @@
+import LoupeCore
+
+/// `loupe_state`: a store's state (or the value at a path in it) right after an event.
+enum StateTool: LoupeTool {
+  static let spec = ToolSpec(
+    name: "loupe_state",
+    title: "Read a store's state",
+    description: """
+      The state of 'store' (an id from loupe_stores) right after event 'at' (default: the newest), or only \
+      the value at 'path' in it (e.g. "count", "pages[id: 2].title", "rows[3]", "settings[\\"theme\\"]"). \
+      Large values are summarised: at most 20 members or elements per level and 4 levels deep; the answer \
+      lists what it left out with the path to ask for next.
+      """,
+    inputSchema: JSONSchema.object(
+      [
+        SessionArgument.schema,
+        ("store", JSONSchema.string("The store id, e.g. AppFeature#1/pages[id: 2].")),
+        ("path", JSONSchema.string("A state path inside the store (default: the whole state).")),
+        ("at", JSONSchema.integer("A seq: the state right after that event (default: the newest).", minimum: 0)),
+      ], required: ["session", "store"]),
+    outputSchema: JSONSchema.object(
+      [
+        ("store", JSONSchema.string("The store.")),
+        ("path", JSONSchema.string("The path asked for (\"\" for the whole state).")),
+        ("at", JSONSchema.integer("The seq the value is for.")),
+        ("value", JSONSchema.any("The value, summarised to the budget (see 'elided').")),
+        ("complete", JSONSchema.boolean("Whether nothing was left out.")),
+        (
+          "elided",
+          JSONSchema.array(
+            JSONSchema.object(
+              [("path", JSONSchema.string("Where something was left out.")), ("omitted", JSONSchema.string("What."))],
+              required: ["path", "omitted"]), description: "What the summary left out; ask for these paths.")
+        ),
+      ], required: ["store", "path", "at", "value", "complete", "elided"]),
+    readOnly: true)
+
+  static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
+    let session = try await SessionArgument.session(arguments, in: box)
+    let store = try arguments.required("store")
+    let pathText = arguments.string("path") ?? ""
+    let path: StatePath
+    do {
+      path = try StatePath(parsing: pathText)
+    } catch {
+      throw .invalidArguments("'path': \(error.message). Paths look like count, pages[id: 2].title, rows[3], settings[\"theme\"].")
+    }
+    let catalog = try SessionQueries.catalog(session, until: arguments.int("at"))
+    let at = arguments.int("at") ?? catalog.lastSeq
+    guard catalog.stores.contains(where: { $0.id == store }) else {
+      let alive = catalog.stores.prefix(10).map(\.id).joined(separator: ", ")
+      throw ToolFailure("no-such-store", "No store '\(store)' is alive right after #\(at). Alive then: \(alive.isEmpty ? "none" : alive)\(catalog.stores.count > 10 ? ", …" : "") (see loupe_stores).")
+    }
+    let value = try SessionQueries.value(session, store: store, path: path, at: at)
+    let (summary, elided) = box.budget.summarize(value, at: path)
+    let subject = path.isRoot ? "State of \(store)" : "\(store) \(path)"
+    var text = "\(subject) right after #\(at):\n"
+    text += ValueTree.render(summary) + "\n"
+    if !elided.isEmpty {
+      text += "Left out (ask loupe_state with one of these paths):\n"
+      for elision in elided.prefix(box.budget.listLimit) {
+        text += box.budget.line("- \(elision.path.isEmpty ? "(the whole state)" : elision.path): \(elision.what)") + "\n"
+      }
+    }
+    return ToolResult(
+      text: text,
+      structured: [
+        "store": .string(store), "path": .string(path.description), "at": .int(at), "value": summary, "complete": .bool(elided.isEmpty),
+        "elided": .array(elided.prefix(box.budget.listLimit).map(\.json)),
+      ])
+  }
+}
