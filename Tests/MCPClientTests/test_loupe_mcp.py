@@ -200,6 +200,31 @@ async def test_closing_a_session_ends_its_program():
 
 
 @test
+async def test_socket_session_leaves_the_program_running():
+    scratch = tempfile.mkdtemp()
+    socket_path = os.path.join(scratch, "pages.sock")
+    program = subprocess.Popen(
+        [EXAMPLES, "pages", "--seconds", "120", "--quiet"], env={**os.environ, "LOUPE": f"unix:{socket_path}"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        check(wait_until(lambda: os.path.exists(socket_path)), "the program did not open its socket")
+        async with client() as c:
+            opened, text = await ok(c, "loupe_open", socket=socket_path)
+            check(opened["kind"] == "socket" and opened["pid"] == program.pid, opened)
+            timeline, _ = await ok(c, "loupe_timeline", session=opened["session"], kinds=["store.created"])
+            check(timeline["matched"] >= 1, timeline)
+            mark, _ = await ok(c, "loupe_mark", session=opened["session"], label="from the agent")
+            check(mark["seq"] > 0, mark)
+            closed, text = await ok(c, "loupe_close", session=opened["session"])
+            check("keeps running" in text, text)
+        check(program.poll() is None, "the attached program should keep running")
+    finally:
+        program.kill()
+        program.wait()
+        shutil.rmtree(scratch)
+
+
+@test
 def test_the_client_leaving_ends_the_programs():
     server = RawServer()
     server.initialize()

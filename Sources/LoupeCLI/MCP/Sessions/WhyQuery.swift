@@ -22,6 +22,8 @@ struct WhyQuery {
     var effects: [RawEvent]
     /// How many events it caused in all, by kind.
     var effectCounts: [String: Int]
+    /// For an effect's end (finished or cancelled): the `effect.started` of that effect.
+    var endedEffect: RawEvent?
   }
 
   /// An event with its line, for members this build does not decode (`source`).
@@ -118,7 +120,13 @@ struct WhyQuery {
     }
 
     // Pass 2: the events of the chain, and what the event caused.
-    let wanted = Set(chain)
+    var endedEffectSeq: Int?
+    switch target.event.payload {
+    case .effectFinished(let e): endedEffectSeq = effectStarts[e.effect]?.seq
+    case .effectCancelled(let e): endedEffectSeq = effectStarts[e.effect]?.seq
+    default: break
+    }
+    let wanted = Set(chain + (endedEffectSeq.map { [$0] } ?? []))
     var found: [Int: RawEvent] = [:]
     var effects: [RawEvent] = []
     var counts: [String: Int] = [:]
@@ -136,7 +144,9 @@ struct WhyQuery {
       counts[raw.event.kind, default: 0] += 1
       if effects.count < limit { effects.append(raw) }
     }
-    return Answer(event: target, causes: chain.compactMap { found[$0] }, effects: effects, effectCounts: counts)
+    return Answer(
+      event: target, causes: chain.compactMap { found[$0] }, effects: effects, effectCounts: counts,
+      endedEffect: endedEffectSeq.flatMap { found[$0] })
   }
 
   private static let consequenceKinds: Set<String> = [

@@ -42,11 +42,12 @@ enum EffectsTool: LoupeTool {
     var ledger = EffectLedger(keepEnded: box.budget.listLimit, stores: stores)
     var lastSeq = 0
     do throws(CommandFailure) {
-      let kinds = EventFilter(kinds: [Glob("effect.*"), Glob(ActionReceived.kind)])
-      while let item = try TraceInput.next(reader, filter: kinds) {
+      // Every line is read (for the newest seq); only actions and effects are decoded.
+      while let item = try TraceInput.next(reader, decode: false) {
         if let at, item.seq > at { break }
         lastSeq = item.seq
-        if let event = item.event { ledger.add(event) }
+        guard item.kind == ActionReceived.kind || item.kind.hasPrefix("effect.") else { continue }
+        if let event = item.event ?? (try? Event(jsonText: item.bytes)) { ledger.add(event) }
       }
     } catch {
       throw ToolFailure("io-error", error.message)

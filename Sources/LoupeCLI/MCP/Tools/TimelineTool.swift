@@ -121,12 +121,29 @@ enum TimelineTool: LoupeTool {
   /// The renderer's lines for one event as one line: the event, then up to three of its
   /// change lines after `⟨…⟩`.
   static func oneLine(_ text: String) -> String {
-    let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let lines = text.split(separator: "\n").map { collapse($0.trimmingCharacters(in: .whitespaces)) }
     guard let first = lines.first else { return "" }
     let details = lines.dropFirst()
     guard !details.isEmpty else { return String(first) }
     var line = first + "  ⟨" + details.prefix(3).joined(separator: "; ")
     if details.count > 3 { line += "; +\(details.count - 3) more" }
     return line + "⟩"
+  }
+
+  /// The renderer's padding (columns for a terminal) squeezed to two spaces between columns:
+  /// a model pays for every space.
+  static func collapse(_ text: String) -> String {
+    var result = ""
+    var spaces = 0
+    for character in text {
+      if character == " " {
+        spaces += 1
+        continue
+      }
+      if spaces > 0 { result += spaces >= 2 ? "  " : " " }
+      spaces = 0
+      result.append(character)
+    }
+    return result
   }
 }

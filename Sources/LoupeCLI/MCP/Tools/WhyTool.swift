@@ -21,7 +21,8 @@ enum WhyTool: LoupeTool {
         ("causes", JSONSchema.array(EventLines.schema, description: "Newest first, back to the send.")),
         ("effects", JSONSchema.array(EventLines.schema, description: "What the event caused, in order (at most 20).")),
         ("effectCounts", ["type": "object", "description": "Everything it caused, counted by kind.", "additionalProperties": ["type": "integer"]]),
-      ], required: ["event", "causes", "effects", "effectCounts"]),
+        ("endedEffect", ["description": "For an effect.finished or effect.cancelled: the effect's effect.started (an event like 'event'), else null."]),
+      ], required: ["event", "causes", "effects", "effectCounts", "endedEffect"]),
     readOnly: true)
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
@@ -31,6 +32,7 @@ enum WhyTool: LoupeTool {
     let answer = try WhyQuery(limit: 20).answer(seq, in: session.tracePath)
     var lines = EventLines(budget: box.budget)
     // The renderer learns from earlier events first, so later lines name their causes.
+    let endedLine = answer.endedEffect.map { lines.line($0.event, source: $0.source) }
     var causeLines: [(WhyQuery.RawEvent, String)] = []
     for raw in answer.causes.reversed() { causeLines.append((raw, lines.line(raw.event, source: raw.source))) }
     causeLines.reverse()
@@ -38,6 +40,7 @@ enum WhyTool: LoupeTool {
     let effectLines = answer.effects.map { ($0, lines.line($0.event, source: $0.source)) }
 
     var text = "#\(seq) in session \(session.id):\n  \(eventLine)\n"
+    if let endedLine { text += "The effect it ended:\n  ◦ \(endedLine)\n" }
     if causeLines.isEmpty {
       text += "\nCauses: none recorded (sent by the program itself"
       text += EventLines.location(answer.event.source).map { " at \($0)" } ?? ""
@@ -66,6 +69,7 @@ enum WhyTool: LoupeTool {
         "causes": .array(causeLines.map { EventLines.json($0.0.event, source: $0.0.source, line: $0.1) }),
         "effects": .array(effectLines.map { EventLines.json($0.0.event, source: $0.0.source, line: $0.1) }),
         "effectCounts": .object(counts),
+        "endedEffect": answer.endedEffect.map { EventLines.json($0.event, source: $0.source, line: endedLine ?? "") } ?? .null,
       ])
   }
 }
