@@ -26,11 +26,9 @@ struct WhyQuery {
     var endedEffect: RawEvent?
   }
 
-  /// An event with its line, for members this build does not decode (`source`).
+  /// An event of the answer.
   struct RawEvent {
     var event: Event
-    var json: JSON
-    var source: JSON? { json["source"] }
   }
 
   static let chainLimit = 20
@@ -187,7 +185,7 @@ struct WhyQuery {
   }
 
   private func decode(_ item: TraceReader.Item) -> RawEvent? {
-    guard let json = try? JSONParser.parse(item.bytes), let event = item.event ?? (try? Event(json: json)) else { return nil }
-    return RawEvent(event: event, json: json)
+    guard let event = item.event ?? (try? Event(jsonText: item.bytes)) else { return nil }
+    return RawEvent(event: event)
   }
 }

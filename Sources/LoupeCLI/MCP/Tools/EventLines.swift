@@ -10,24 +10,41 @@ struct EventLines {
     self.budget = budget
   }
 
-  /// `file:line` of a `source` member, when there is one.
-  static func location(_ source: JSON?) -> String? {
-    guard let file = source?["file"]?.stringValue, let line = source?["line"]?.intValue else { return nil }
-    return "\(file):\(line)"
+  /// Where in the code the event came from (CONTRACT §9), when it says.
+  static func source(of event: Event) -> CodeLocation? {
+    switch event.payload {
+    case .actionReceived(let e): e.source
+    case .effectStarted(let e): e.source
+    case .effectCancelled(let e): e.by?.source
+    case .derivedRecomputed(let e): e.source
+    case .warning(let e): e.source
+    default: nil
+    }
   }
 
-  /// The event's line (feeding the renderer, so later lines can name causes and durations).
-  mutating func line(_ event: Event, source: JSON?) -> String {
-    var text = TimelineTool.oneLine(renderer.render(event, format: .text))
-    if let location = Self.location(source), !text.contains(location) { text += "  at \(location)" }
+  /// `Module/File.swift:42` of an event, when it has a source.
+  static func location(_ event: Event) -> String? { source(of: event)?.description }
+
+  /// The event's line, ending in where it came from (feeding the renderer, so later lines can
+  /// name causes and durations). `matches: false` only feeds the renderer.
+  mutating func line(_ event: Event, shown: Bool = true) -> String {
+    let rendered = renderer.render(event, format: .text, shown: shown)
+    guard shown else { return "" }
+    var text = TimelineTool.oneLine(rendered)
+    if let source = Self.source(of: event), !text.contains(source.shortDescription) { text += "  at \(source)" }
     return budget.line(text)
   }
 
   /// The structured form that goes with a line.
-  static func json(_ event: Event, source: JSON?, line: String) -> JSON {
-    [
+  static func json(_ event: Event, line: String) -> JSON {
+    var source: JSON = .null
+    if let location = Self.source(of: event) {
+      source = ["file": .string(location.file), "line": .int(location.line)]
+      if let path = location.path { source = ["file": .string(location.file), "line": .int(location.line), "path": .string(path)] }
+    }
+    return [
       "seq": .int(event.seq), "time": .double(event.time), "kind": .string(event.kind), "store": event.store.map(JSON.string) ?? .null,
-      "source": source ?? .null, "line": .string(line),
+      "source": source, "line": .string(line),
     ]
   }
 
@@ -37,7 +54,7 @@ struct EventLines {
       ("time", ["type": "number", "description": "Milliseconds since the session started."]),
       ("kind", JSONSchema.string("The event's kind.")),
       ("store", JSONSchema.nullable("string", "The store it is about.")),
-      ("source", ["description": "Where in the code it came from: {file, line, path?}, or null."]),
+      ("source", ["description": "Where in the code it came from: {file, line, path?} (for a cancellation, the line that cancelled), or null."]),
       ("line", JSONSchema.string("The event as one line of text.")),
     ], required: ["seq", "time", "kind", "store", "source", "line"])
 }

@@ -22,18 +22,7 @@ enum TimelineTool: LoupeTool {
       ], required: ["session"]),
     outputSchema: JSONSchema.object(
       [
-        (
-          "events",
-          JSONSchema.array(
-            JSONSchema.object(
-              [
-                ("seq", JSONSchema.integer("The event's seq.")),
-                ("time", ["type": "number", "description": "Milliseconds since the session started."]),
-                ("kind", JSONSchema.string("The event's kind.")),
-                ("store", JSONSchema.nullable("string", "The store it is about.")),
-                ("line", JSONSchema.string("The event as one line of text.")),
-              ], required: ["seq", "time", "kind", "store", "line"], closed: false))
-        ),
+        ("events", JSONSchema.array(EventLines.schema, description: "The events shown, in order.")),
         ("matched", JSONSchema.integer("Events in [since, until] that pass the filter.")),
         ("shown", JSONSchema.integer("Events in 'events'.")),
         ("next", JSONSchema.nullable("integer", "The 'since' that continues after the last event shown; null when nothing is left.")),
@@ -49,9 +38,9 @@ enum TimelineTool: LoupeTool {
     let limit = arguments.int("limit") ?? box.budget.timelineLimit
     if since > until { throw .invalidArguments("'since' (\(since)) is after 'until' (\(until)).") }
     let reader = try SessionArgument.reader(session)
-    var renderer = TimelineRenderer(style: Style(enabled: false))
+    var lines = EventLines(budget: box.budget)
+    var texts: [String] = []
     var shown: [JSON] = []
-    var lines: [String] = []
     var matched = 0
     var next: Int?
     var lastSeq: Int?
@@ -72,17 +61,16 @@ enum TimelineTool: LoupeTool {
           continue
         }
         guard item.seq >= since, item.seq <= until else {
-          if shown.count < limit, let event = item.event { _ = renderer.render(event, format: .text, shown: false) }
+          if shown.count < limit, let event = item.event { _ = lines.line(event, shown: false) }
           continue
         }
         if let event = item.event {
           let passes = filter.matches(event)
-          let text = renderer.render(event, format: .text, shown: passes)
+          let line = lines.line(event, shown: passes)
           guard passes else { continue }
           matched += 1
-          let line = box.budget.line(oneLine(text))
-          lines.append(line)
-          shown.append(["seq": .int(event.seq), "time": .double(event.time), "kind": .string(event.kind), "store": event.store.map(JSON.string) ?? .null, "line": .string(line)])
+          texts.append(line)
+          shown.append(EventLines.json(event, line: line))
         }
       }
     } catch {
@@ -95,7 +83,7 @@ enum TimelineTool: LoupeTool {
     text += "; showing \(shown.count)"
     if let lastSeq, next == nil { text += " (the session's newest event is #\(lastSeq))" }
     text += ".\n"
-    text += lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+    text += texts.joined(separator: "\n") + (texts.isEmpty ? "" : "\n")
     if let next {
       text += "… \(Formatting.plural(matched - shown.count, "more matching event")) not shown: call loupe_timeline with \"since\": \(next) to continue (or narrow the filter).\n"
     } else if shown.isEmpty, matched == 0 {

@@ -32,18 +32,18 @@ enum WhyTool: LoupeTool {
     let answer = try WhyQuery(limit: 20).answer(seq, in: session.tracePath)
     var lines = EventLines(budget: box.budget)
     // The renderer learns from earlier events first, so later lines name their causes.
-    let endedLine = answer.endedEffect.map { lines.line($0.event, source: $0.source) }
+    let endedLine = answer.endedEffect.map { lines.line($0.event) }
     var causeLines: [(WhyQuery.RawEvent, String)] = []
-    for raw in answer.causes.reversed() { causeLines.append((raw, lines.line(raw.event, source: raw.source))) }
+    for raw in answer.causes.reversed() { causeLines.append((raw, lines.line(raw.event))) }
     causeLines.reverse()
-    let eventLine = lines.line(answer.event.event, source: answer.event.source)
-    let effectLines = answer.effects.map { ($0, lines.line($0.event, source: $0.source)) }
+    let eventLine = lines.line(answer.event.event)
+    let effectLines = answer.effects.map { ($0, lines.line($0.event)) }
 
     var text = "#\(seq) in session \(session.id):\n  \(eventLine)\n"
     if let endedLine { text += "The effect it ended:\n  ◦ \(endedLine)\n" }
     if causeLines.isEmpty {
       text += "\nCauses: none recorded (sent by the program itself"
-      text += EventLines.location(answer.event.source).map { " at \($0)" } ?? ""
+      text += EventLines.location(answer.event.event).map { " at \($0)" } ?? ""
       text += ", or an event no action caused).\n"
     } else {
       text += "\nCaused by (newest first):\n"
@@ -65,11 +65,11 @@ enum WhyTool: LoupeTool {
     return ToolResult(
       text: text,
       structured: [
-        "event": EventLines.json(answer.event.event, source: answer.event.source, line: eventLine),
-        "causes": .array(causeLines.map { EventLines.json($0.0.event, source: $0.0.source, line: $0.1) }),
-        "effects": .array(effectLines.map { EventLines.json($0.0.event, source: $0.0.source, line: $0.1) }),
+        "event": EventLines.json(answer.event.event, line: eventLine),
+        "causes": .array(causeLines.map { EventLines.json($0.0.event, line: $0.1) }),
+        "effects": .array(effectLines.map { EventLines.json($0.0.event, line: $0.1) }),
         "effectCounts": .object(counts),
-        "endedEffect": answer.endedEffect.map { EventLines.json($0.event, source: $0.source, line: endedLine ?? "") } ?? .null,
+        "endedEffect": answer.endedEffect.map { EventLines.json($0.event, line: endedLine ?? "") } ?? .null,
       ])
   }
 }
