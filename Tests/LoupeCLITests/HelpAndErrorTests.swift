@@ -24,7 +24,7 @@ import Testing
       #expect(run.status == 0, "\(name)")
       #expect(run.stderr == "")
       #expect(run.stdout.hasPrefix("OVERVIEW: \(command.configuration.abstract)\n"), "\(name)")
-      #expect(run.stdout.contains("\nUSAGE: loupe \(name) "), "\(name)")
+      #expect(run.stdout.contains("\nUSAGE: loupe \(name) ") || run.stdout.contains("\nUSAGE: loupe \(name)\n"), "\(name)")
       #expect(run.stdout.contains("\nOPTIONS:\n"), "\(name)")
       #expect(run.stdout.contains("  -h, --help              Show help for this command.\n"), "\(name)")
       #expect(await loupe("help", name).stdout == run.stdout)

@@ -30,7 +30,7 @@ enum HelpFormatter {
   }
 
   static func usage(_ configuration: CommandConfiguration) -> String {
-    "loupe \(configuration.name) \(configuration.usage)"
+    configuration.usage.isEmpty ? "loupe \(configuration.name)" : "loupe \(configuration.name) \(configuration.usage)"
   }
 
   static func topLevelHelp(commands: [CommandConfiguration]) -> String {
