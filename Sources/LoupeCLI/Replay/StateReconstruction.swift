@@ -13,13 +13,11 @@ enum StateReconstruction {
   }
 
   /// The value at `path` in `store` after the last `state.changed` event of the trace.
-  /// With `until`, the value right after that event.
-  static func value(of store: String, at path: StatePath, in tracePath: String, until: Int? = nil) throws(CommandFailure) -> Result<JSON, Failure> {
+  static func value(of store: String, at path: StatePath, in tracePath: String) throws(CommandFailure) -> Result<JSON, Failure> {
     let reader = try TraceInput.open(tracePath)
     let filter = EventFilter(kinds: [Glob(StateChanged.kind)], stores: [Glob(escaping: store)])
     var value: Result<JSON, Failure> = .failure(.notRecorded)
     while let item = try TraceInput.next(reader, filter: filter), let event = item.event {
-      if let until, event.seq > until { break }
       guard case .stateChanged(let e) = event.payload, e.store == store else { continue }
       for change in e.changes {
         guard let changed = try? StatePath(parsing: change.path) else { continue }

@@ -11,16 +11,13 @@ struct TraceCatalog {
   /// Stores alive at the end of the trace, in order of creation (parents before children).
   var stores: [StoreInfo] = []
 
-  /// Reads the trace at `path`, up to the event `until` when it is given (the stores alive
-  /// right after that event).
-  init(path: String, until: Int? = nil) throws(CommandFailure) {
+  init(path: String) throws(CommandFailure) {
     let reader = try TraceInput.open(path)
     header = reader.header
     var live: [String: (order: Int, info: StoreInfo)] = [:]
     var order = 0
     var last: [UInt8] = []
     while let item = try TraceInput.next(reader, decode: false) {
-      if let until, item.seq > until { break }
       events += 1
       last.removeAll(keepingCapacity: true)
       last.append(contentsOf: item.bytes)

@@ -52,6 +52,7 @@ extension SessionModel {
       kind = .other
     }
     entries.append(Entry(seq: event.seq, kind: kind, store: store, cause: Int32(cause ?? -1)))
+    kindCodes.append(kindID(event.kind))
     if let cause { consequenceLists[Int32(cause), default: []].append(Int32(position)) }
     if store >= 0 {
       storeEvents[Int(store)].append(Int32(position))
@@ -63,6 +64,37 @@ extension SessionModel {
     }
     rebuilder.add(event, at: position)
   }
+
+  private func kindID(_ kind: String) -> UInt16 {
+    if let id = kindIDs[kind] { return id }
+    let id = UInt16(truncatingIfNeeded: kindNames.count)
+    kindIDs[kind] = id
+    kindNames.append(kind)
+    return id
+  }
+
+  // MARK: - Without reading the event back
+
+  /// The `seq` of the event at `index`.
+  public func seq(at index: Int) -> Int { entries[index].seq }
+
+  /// The `kind` of the event at `index`.
+  public func kind(at index: Int) -> String { kindNames[Int(kindCodes[index])] }
+
+  /// The store of the event at `index`, if it is about one.
+  public func store(at index: Int) -> String? {
+    let store = entries[index].store
+    return store >= 0 ? storeNames[Int(store)] : nil
+  }
+
+  /// Where effect `effect` started and ended (`effect.finished` or `effect.cancelled`), as
+  /// positions; `nil` for an effect the session never saw start.
+  public func span(ofEffect effect: Int) -> (start: Int, end: Int?)? {
+    effectStarts[effect].map { ($0, effectEnds[effect]) }
+  }
+
+  /// Every effect id the session saw start, in order of their start.
+  public var effects: [Int] { effectStarts.sorted { $0.value < $1.value }.map(\.key) }
 
   private func storeID(_ name: String) -> Int32 {
     if let id = storeIDs[name] { return id }

@@ -35,6 +35,11 @@ public final class SessionModel {
   }
 
   var entries: [Entry] = []
+  /// Each event's exact `kind`, as an index into `kindNames` (so a filter on kinds and stores
+  /// can skip events without reading them back).
+  var kindCodes: [UInt16] = []
+  var kindNames: [String] = []
+  var kindIDs: [String: UInt16] = [:]
   let storage: EventStorage
   var storeNames: [String] = []
   var storeIDs: [String: Int32] = [:]
