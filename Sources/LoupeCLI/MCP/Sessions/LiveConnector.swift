@@ -50,11 +50,18 @@ enum LiveConnector {
       try? FileManager.default.removeItem(atPath: directory)
       throw ToolFailure("launch-failed", launchFailure(request.source, error))
     }
-    client.onRawEvents = { lines in recording.record(lines: lines) }
+    // Each event goes to the recording as it came (for loupe_save, doctor and stats) and,
+    // decoded, into the session model.
+    let model = SharedModel(SessionModel())
+    client.onRawEvents = { lines in
+      recording.record(lines: lines)
+      model.append(lines.compactMap { try? Event(jsonText: $0) })
+    }
     client.onFrame = { body in
       let frame = FrameContent(body)
       if let process = frame.process { recording.setFallbackHeader(process) }
       recording.record(frame.events)
+      model.append(frame.events.compactMap { try? Event(json: $0) })
     }
     client.decodesEvents = false
 
@@ -62,11 +69,12 @@ enum LiveConnector {
     do throws(ToolFailure) {
       let info = try await handshake(client, name: name, timeout: request.timeout)
       session = MCPSession(
-        id: id, source: request.source, tracePath: tracePath, client: client, recording: recording, scratchDirectory: directory,
-        process: info.result.process)
+        id: id, source: request.source, tracePath: tracePath, model: model, client: client, recording: recording,
+        scratchDirectory: directory, process: info.result.process)
       await waitForHistory(info.history, in: recording)
     } catch {
-      let failed = MCPSession(id: id, source: request.source, tracePath: tracePath, client: client, recording: recording, scratchDirectory: directory)
+      let failed = MCPSession(
+        id: id, source: request.source, tracePath: tracePath, model: model, client: client, recording: recording, scratchDirectory: directory)
       await failed.close(grace: .milliseconds(500))
       throw error
     }

@@ -12,8 +12,9 @@ import Synchronization
 
 /// One session `loupe_open` opened: a trace file, or a live program (launched, or attached
 /// over its socket) whose events are recorded, as they come, to a trace file of the session's
-/// own. Every query tool reads ``tracePath`` through the same session model and readers as
-/// `show`, `stats`, `doctor` and `state`, so a live session and a recording answer alike.
+/// own. The query tools read the session's ``SessionModel`` (fed by the trace, or by the live
+/// events as they come); `loupe_doctor` and `loupe_stats` run `doctor`'s and `stats`'s analysis
+/// over ``tracePath``. A live session and a recording answer alike.
 final class MCPSession: Sendable {
   enum Source: Sendable, Equatable {
     case trace(path: String)
@@ -46,6 +47,8 @@ final class MCPSession: Sendable {
   /// The directory of a live session's recording, removed when the session closes.
   let scratchDirectory: String?
   let process: InitializeResult.ProcessInfo?
+  /// The session model every query tool reads.
+  let model: SharedModel
 
   private struct State {
     var closed = false
@@ -54,10 +57,11 @@ final class MCPSession: Sendable {
   private let state = Mutex(State())
 
   init(
-    id: String, source: Source, tracePath: String, client: LoupeClient? = nil, recording: TraceRecording? = nil,
+    id: String, source: Source, tracePath: String, model: SharedModel, client: LoupeClient? = nil, recording: TraceRecording? = nil,
     scratchDirectory: String? = nil, process: InitializeResult.ProcessInfo? = nil
   ) {
     self.id = id
+    self.model = model
     self.source = source
     self.tracePath = tracePath
     self.client = client

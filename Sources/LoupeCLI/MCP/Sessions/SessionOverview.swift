@@ -1,7 +1,7 @@
 import LoupeCore
 
 /// The head of answers about a session: what program, how many events so far, and how it is
-/// doing. Read from the session's trace.
+/// doing. Read from the session model.
 struct SessionOverview {
   var program: String
   var pid: Int
@@ -22,23 +22,13 @@ struct SessionOverview {
 
   init(_ session: MCPSession) throws(ToolFailure) {
     status = session.liveStatus
-    if session.isLive, (session.recording?.eventCount ?? 0) == 0 {
-      program = session.process?.name ?? session.source.name
-      pid = session.process?.pid ?? 0
-      events = 0
-      lastSeq = nil
-      stores = 0
-      return
-    }
-    do {
-      let catalog = try TraceCatalog(path: session.tracePath)
-      program = catalog.header.program
-      pid = catalog.header.pid
-      events = catalog.events
-      lastSeq = catalog.events > 0 ? catalog.lastSeq : nil
-      stores = catalog.stores.count
-    } catch {
-      throw ToolFailure("io-error", error.message)
+    (program, pid, events, lastSeq, stores) = try session.model.read { model in
+      let header = model.header
+      let stores = model.count > 0 ? model.stores(at: model.count - 1).count : 0
+      return (
+        header?.program ?? session.process?.name ?? session.source.name, header?.pid ?? session.process?.pid ?? 0, model.count,
+        model.lastSeq, stores
+      )
     }
   }
 

@@ -25,9 +25,8 @@ enum EffectsTool: LoupeTool {
         ("counts", JSONSchema.object(
           [
             ("started", JSONSchema.integer("Effects started.")), ("running", JSONSchema.integer("Still running.")),
-            ("completed", JSONSchema.integer("Completed.")), ("failed", JSONSchema.integer("Failed.")),
-            ("cancelled", JSONSchema.integer("Cancelled.")),
-          ], required: ["started", "running", "completed", "failed", "cancelled"])),
+            ("finished", JSONSchema.integer("Completed or failed.")), ("cancelled", JSONSchema.integer("Cancelled.")),
+          ], required: ["started", "running", "finished", "cancelled"])),
         ("at", JSONSchema.integer("The seq the list is for.")),
         ("omitted", JSONSchema.integer("Effects that matched and were left out past the budget.")),
       ], required: ["effects", "counts", "at", "omitted"]),
@@ -35,39 +34,51 @@ enum EffectsTool: LoupeTool {
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
     let session = try await SessionArgument.session(arguments, in: box)
-    let reader = try SessionArgument.reader(session)
     let stores = arguments.strings("stores").map { $0.map { Glob($0) } }
     let status = arguments.string("status") ?? "all"
-    let at = arguments.int("at")
-    var ledger = EffectLedger(keepEnded: box.budget.listLimit, stores: stores)
-    var lastSeq = 0
-    do throws(CommandFailure) {
-      // Every line is read (for the newest seq); only actions and effects are decoded.
-      while let item = try TraceInput.next(reader, decode: false) {
-        if let at, item.seq > at { break }
-        lastSeq = item.seq
-        guard item.kind == ActionReceived.kind || item.kind.hasPrefix("effect.") else { continue }
-        if let event = item.event ?? (try? Event(jsonText: item.bytes)) { ledger.add(event) }
+    let limit = box.budget.listLimit
+    let (running, ended, counts, now, nowTime) = try session.model.read { model throws(ToolFailure) in
+      let position = try model.position(at: arguments.int("at"), session: session.id)
+      var counts = EffectLedger.Counts()
+      var runningSpans: [(effect: Int, start: Int)] = []
+      var endedSpans: [(effect: Int, start: Int, end: Int)] = []
+      for effect in model.effects {
+        guard let span = model.span(ofEffect: effect), span.start <= position else { continue }
+        if let stores, let store = model.store(at: span.start), !stores.anyMatches(store) { continue }
+        counts.started += 1
+        if let end = span.end, end <= position {
+          if model.kind(at: end) == EffectCancelled.kind { counts.cancelled += 1 } else { counts.finished += 1 }
+          endedSpans.append((effect, span.start, end))
+        } else {
+          runningSpans.append((effect, span.start))
+        }
       }
-    } catch {
-      throw ToolFailure("io-error", error.message)
+      endedSpans.sort { $0.end > $1.end }
+      func entry(_ start: Int, _ end: Int?) -> EffectLedger.Entry? {
+        guard case .effectStarted(let e) = model.event(at: start).payload else { return nil }
+        let cause = model.cause(of: start).map { model.event(at: $0) }
+        var entry = EffectLedger.Entry(
+          effect: e.effect, store: e.store, cancelID: e.cancelID, startSeq: model.seq(at: start), startTime: model.event(at: start).time,
+          cause: e.cause, causeAction: cause.flatMap { if case .actionReceived(let a) = $0.payload { a.action } else { nil } },
+          source: e.source)
+        if let end { entry.end(model.event(at: end)) }
+        return entry
+      }
+      let running = status == "ended" ? [] : runningSpans.prefix(limit).compactMap { entry($0.start, nil) }
+      let ended = status == "running" ? [] : endedSpans.prefix(limit).compactMap { entry($0.start, $0.end) }
+      return (running, ended, counts, model.seq(at: position), model.event(at: position).time)
     }
-    let now = at ?? lastSeq
-    let running = status == "ended" ? [] : ledger.running
-    let ended = status == "running" ? [] : ledger.ended
-    let shownRunning = Array(running.prefix(box.budget.listLimit))
-    let shownEnded = Array(ended.prefix(box.budget.listLimit))
-    let matchedEnded = status == "running" ? 0 : ledger.counts.completed + ledger.counts.failed + ledger.counts.cancelled
-    let omitted = (running.count - shownRunning.count) + (matchedEnded - shownEnded.count)
-    let c = ledger.counts
-    var text = "Effects of session \(session.id) up to #\(now): \(c.started) started, \(c.running) running, \(c.completed) completed, \(c.failed) failed, \(c.cancelled) cancelled.\n"
+    let omitted =
+      (status == "ended" ? 0 : counts.running - running.count) + (status == "running" ? 0 : counts.finished + counts.cancelled - ended.count)
+    let c = counts
+    var text = "Effects of session \(session.id) up to #\(now): \(c.started) started, \(c.running) running, \(c.finished) finished, \(c.cancelled) cancelled.\n"
     if status != "ended" {
-      text += shownRunning.isEmpty ? "\nNone running.\n" : "\nRunning (oldest first):\n"
-      for entry in shownRunning { text += box.budget.line("  " + entry.text(now: ledger.lastTime)) + "\n" }
+      text += running.isEmpty ? "\nNone running.\n" : "\nRunning (oldest first):\n"
+      for entry in running { text += box.budget.line("  " + entry.text(now: nowTime)) + "\n" }
     }
     if status != "running" {
-      text += shownEnded.isEmpty ? "\nNone ended.\n" : "\nEnded (newest first):\n"
-      for entry in shownEnded { text += box.budget.line("  " + entry.text(now: ledger.lastTime)) + "\n" }
+      text += ended.isEmpty ? "\nNone ended.\n" : "\nEnded (newest first):\n"
+      for entry in ended { text += box.budget.line("  " + entry.text(now: nowTime)) + "\n" }
     }
     if omitted > 0 {
       text += "… \(Formatting.plural(omitted, "more effect")) not listed: narrow with 'stores', 'status' or an earlier 'at'.\n"
@@ -75,18 +86,17 @@ enum EffectsTool: LoupeTool {
     return ToolResult(
       text: text,
       structured: [
-        "effects": .array((shownRunning + shownEnded).map { $0.json(now: ledger.lastTime) }),
+        "effects": .array((running + ended).map { $0.json(now: nowTime) }),
         "counts": [
-          "started": .int(c.started), "running": .int(c.running), "completed": .int(c.completed), "failed": .int(c.failed),
-          "cancelled": .int(c.cancelled),
+          "started": .int(c.started), "running": .int(c.running), "finished": .int(c.finished), "cancelled": .int(c.cancelled),
         ],
         "at": .int(now), "omitted": .int(omitted),
       ])
   }
 }
 
-/// The effects seen so far: every running one, the newest ended ones, and counts.
-struct EffectLedger {
+/// The rows of `loupe_effects`.
+enum EffectLedger {
   struct Entry {
     var effect: Int
     var store: String
@@ -102,6 +112,25 @@ struct EffectLedger {
     var error: String?
     var reason: String?
     var by: EffectCancelled.Source?
+    /// The line that created the effect.
+    var source: CodeLocation?
+
+    /// Records how it ended.
+    mutating func end(_ event: Event) {
+      endSeq = event.seq
+      endTime = event.time
+      switch event.payload {
+      case .effectFinished(let e):
+        status = e.outcome.rawValue
+        error = e.error
+      case .effectCancelled(let e):
+        status = "cancelled"
+        reason = e.reason.rawValue
+        by = e.by
+      default:
+        break
+      }
+    }
 
     static let schema = JSONSchema.object(
       [
@@ -116,7 +145,8 @@ struct EffectLedger {
         ("reason", JSONSchema.nullable("string", "Why it was cancelled: cancel, cancelInFlight, storeDestroyed or identityEnded.")),
         ("cancelledBy", ["description": "The store and action that cancelled it: {store, cause, otherStore}, or null."]),
         ("error", JSONSchema.nullable("string", "A failed effect's error.")),
-      ], required: ["effect", "store", "cancelID", "status", "startedAt", "startedBy", "endedAt", "durationMs", "reason", "cancelledBy", "error"])
+        ("source", ["description": "The line that created the effect: {file, line}, or null."]),
+      ], required: ["effect", "store", "cancelID", "status", "startedAt", "startedBy", "endedAt", "durationMs", "reason", "cancelledBy", "error", "source"])
 
     func duration(now: Double) -> Double { (endTime ?? now) - startTime }
 
@@ -124,6 +154,7 @@ struct EffectLedger {
       var text = "effect \(effect) of \(store)"
       if let cancelID { text += " (cancel id \"\(cancelID)\")" }
       text += " started at #\(startSeq)\(causeAction.map { " by \($0)" } ?? " by #\(cause)")"
+      if let source { text += " (\(source))" }
       switch status {
       case "running":
         text += ", running for \(Formatting.duration(milliseconds: duration(now: now)))"
@@ -132,6 +163,7 @@ struct EffectLedger {
         if let reason { text += " (\(reason))" }
         if let by {
           text += " by \(by.store) handling #\(by.cause)"
+          if let line = by.source { text += " at \(line)" }
           if by.store != store, reason == "cancel" || reason == "cancelInFlight" { text += " — another store" }
         }
       default:
@@ -146,7 +178,7 @@ struct EffectLedger {
         "effect": .int(effect), "store": .string(store), "cancelID": cancelID.map(JSON.string) ?? .null, "status": .string(status),
         "startedAt": .int(startSeq), "startedBy": ["seq": .int(cause), "action": causeAction.map(JSON.string) ?? .null],
         "endedAt": endSeq.map(JSON.int) ?? .null, "durationMs": .double((duration(now: now) * 1000).rounded() / 1000),
-        "reason": reason.map(JSON.string) ?? .null,
+        "reason": reason.map(JSON.string) ?? .null, "source": source.map { ["file": .string($0.file), "line": .int($0.line)] } ?? .null,
         "cancelledBy": by.map { ["store": .string($0.store), "cause": .int($0.cause), "otherStore": .bool($0.store != store)] } ?? .null,
         "error": error.map(JSON.string) ?? .null,
       ]
@@ -155,62 +187,10 @@ struct EffectLedger {
 
   struct Counts {
     var started = 0
-    var completed = 0
-    var failed = 0
+    /// Completed or failed.
+    var finished = 0
     var cancelled = 0
-    var running: Int { started - completed - failed - cancelled }
+    var running: Int { started - finished - cancelled }
   }
 
-  let keepEnded: Int
-  let stores: [Glob]?
-  private var runningByID: [Int: Entry] = [:]
-  /// The newest ended effects, oldest first (at most ``keepEnded``).
-  private var recentlyEnded: [Entry] = []
-  private var actions = RecentActions()
-  private(set) var counts = Counts()
-  private(set) var lastTime = 0.0
-
-  init(keepEnded: Int, stores: [Glob]?) {
-    self.keepEnded = keepEnded
-    self.stores = stores
-  }
-
-  var running: [Entry] { runningByID.values.sorted { $0.startSeq < $1.startSeq } }
-  var ended: [Entry] { recentlyEnded.reversed() }
-
-  mutating func add(_ event: Event) {
-    lastTime = event.time
-    switch event.payload {
-    case .actionReceived(let e):
-      actions.record(seq: event.seq, label: e.action)
-    case .effectStarted(let e):
-      guard stores?.anyMatches(e.store) ?? true else { return }
-      counts.started += 1
-      runningByID[e.effect] = Entry(
-        effect: e.effect, store: e.store, cancelID: e.cancelID, startSeq: event.seq, startTime: event.time, cause: e.cause,
-        causeAction: actions[e.cause])
-    case .effectFinished(let e):
-      guard var entry = runningByID.removeValue(forKey: e.effect) else { return }
-      entry.status = e.outcome.rawValue
-      entry.error = e.error
-      if e.outcome == .completed { counts.completed += 1 } else { counts.failed += 1 }
-      end(&entry, event)
-    case .effectCancelled(let e):
-      guard var entry = runningByID.removeValue(forKey: e.effect) else { return }
-      entry.status = "cancelled"
-      entry.reason = e.reason.rawValue
-      entry.by = e.by
-      counts.cancelled += 1
-      end(&entry, event)
-    default:
-      break
-    }
-  }
-
-  private mutating func end(_ entry: inout Entry, _ event: Event) {
-    entry.endSeq = event.seq
-    entry.endTime = event.time
-    recentlyEnded.append(entry)
-    if recentlyEnded.count > keepEnded * 2 { recentlyEnded.removeFirst(recentlyEnded.count - keepEnded) }
-  }
 }

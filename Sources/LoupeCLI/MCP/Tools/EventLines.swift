@@ -10,17 +10,9 @@ struct EventLines {
     self.budget = budget
   }
 
-  /// Where in the code the event came from (CONTRACT §9), when it says.
-  static func source(of event: Event) -> CodeLocation? {
-    switch event.payload {
-    case .actionReceived(let e): e.source
-    case .effectStarted(let e): e.source
-    case .effectCancelled(let e): e.by?.source
-    case .derivedRecomputed(let e): e.source
-    case .warning(let e): e.source
-    default: nil
-    }
-  }
+  /// Where in the code the event came from (CONTRACT §9), when it says (for a cancellation,
+  /// the line that cancelled).
+  static func source(of event: Event) -> CodeLocation? { SessionModel.source(of: event) }
 
   /// `Module/File.swift:42` of an event, when it has a source.
   static func location(_ event: Event) -> String? { source(of: event)?.description }

@@ -79,6 +79,6 @@ enum OpenTool: LoupeTool {
       let code = FileManager.default.fileExists(atPath: path) ? "not-a-trace" : "io-error"
       throw ToolFailure(code, error.message + (path.hasPrefix("/") ? "" : " (relative paths start at \(FileManager.default.currentDirectoryPath))"))
     }
-    return MCPSession(id: id, source: .trace(path: path), tracePath: path)
+    return MCPSession(id: id, source: .trace(path: path), tracePath: path, model: try SharedModel.indexing(path))
   }
 }

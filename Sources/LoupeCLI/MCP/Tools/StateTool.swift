@@ -24,7 +24,8 @@ enum StateTool: LoupeTool {
         ("path", JSONSchema.string("The path asked for (\"\" for the whole state).")),
         ("at", JSONSchema.integer("The seq the value is for.")),
         ("value", JSONSchema.any("The value, summarised to the budget (see 'elided').")),
-        ("complete", JSONSchema.boolean("Whether nothing was left out.")),
+        ("complete", JSONSchema.boolean("Whether the summary left nothing out.")),
+        ("approximate", JSONSchema.boolean("Whether the state was rebuilt without a full snapshot (only what changes wrote is known), CONTRACT §10.")),
         (
           "elided",
           JSONSchema.array(
@@ -32,7 +33,7 @@ enum StateTool: LoupeTool {
               [("path", JSONSchema.string("Where something was left out.")), ("omitted", JSONSchema.string("What."))],
               required: ["path", "omitted"]), description: "What the summary left out; ask for these paths.")
         ),
-      ], required: ["store", "path", "at", "value", "complete", "elided"]),
+      ], required: ["store", "path", "at", "value", "complete", "approximate", "elided"]),
     readOnly: true)
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
@@ -45,16 +46,38 @@ enum StateTool: LoupeTool {
     } catch {
       throw .invalidArguments("'path': \(error.message). Paths look like count, pages[id: 2].title, rows[3], settings[\"theme\"].")
     }
-    let catalog = try SessionQueries.catalog(session, until: arguments.int("at"))
-    let at = arguments.int("at") ?? catalog.lastSeq
-    guard catalog.stores.contains(where: { $0.id == store }) else {
-      let alive = catalog.stores.prefix(10).map(\.id).joined(separator: ", ")
-      throw ToolFailure("no-such-store", "No store '\(store)' is alive right after #\(at). Alive then: \(alive.isEmpty ? "none" : alive)\(catalog.stores.count > 10 ? ", …" : "") (see loupe_stores).")
+    let (value, approximate, at) = try session.model.read { model throws(ToolFailure) in
+      let position = try model.position(at: arguments.int("at"), session: session.id)
+      let at = model.seq(at: position)
+      let alive = model.stores(at: position)
+      guard alive.contains(where: { $0.id == store }) else {
+        let names = alive.prefix(10).map(\.id).joined(separator: ", ")
+        throw ToolFailure(
+          "no-such-store",
+          "No store '\(store)' is alive right after #\(at). Alive then: \(names.isEmpty ? "none" : names)\(alive.count > 10 ? ", …" : "") (see loupe_stores).")
+      }
+      guard let state = model.state(of: store, at: position) else {
+        throw ToolFailure(
+          "not-recorded",
+          "Nothing of \(store)'s state is known right after #\(at): the trace has no state snapshot of it (CONTRACT §10) and no change wrote to it yet.")
+      }
+      var value = state.value
+      for component in path.components {
+        guard let child = SessionModel.child(value, component) else {
+          throw ToolFailure(
+            "no-such-path",
+            "\(store) has no value at '\(path)' right after #\(at)\(state.approximate ? " (as far as this trace tells: it holds changes, not a snapshot of this store)" : ""). Ask for a shorter path; its members are listed in loupe_state without 'path'.")
+        }
+        value = child
+      }
+      return (value, state.approximate, at)
     }
-    let value = try SessionQueries.value(session, store: store, path: path, at: at)
     let (summary, elided) = box.budget.summarize(value, at: path)
     let subject = path.isRoot ? "State of \(store)" : "\(store) \(path)"
     var text = "\(subject) right after #\(at):\n"
+    if approximate {
+      text += "(Approximate: rebuilt from changes without a full snapshot, so only the parts that changes wrote are known.)\n"
+    }
     text += ValueTree.render(summary) + "\n"
     if !elided.isEmpty {
       text += "Left out (ask loupe_state with one of these paths):\n"
@@ -66,6 +89,7 @@ enum StateTool: LoupeTool {
       text: text,
       structured: [
         "store": .string(store), "path": .string(path.description), "at": .int(at), "value": summary, "complete": .bool(elided.isEmpty),
+        "approximate": .bool(approximate),
         "elided": .array(elided.prefix(box.budget.listLimit).map(\.json)),
       ])
   }

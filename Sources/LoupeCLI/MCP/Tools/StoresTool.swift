@@ -27,18 +27,18 @@ enum StoresTool: LoupeTool {
               ], required: ["id", "type", "parent", "identity"]))
         ),
         ("total", JSONSchema.integer("Stores alive in all.")),
-        ("at", JSONSchema.nullable("integer", "The seq the list is for.")),
+        ("at", JSONSchema.integer("The seq the list is for (right after that event).")),
       ], required: ["stores", "total", "at"]),
     readOnly: true)
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
     let session = try await SessionArgument.session(arguments, in: box)
-    let at = arguments.int("at")
-    let catalog = try SessionQueries.catalog(session, until: at)
-    let stores = catalog.stores
+    let (stores, at) = try session.model.read { model throws(ToolFailure) in
+      let position = try model.position(at: arguments.int("at"), session: session.id)
+      return (model.stores(at: position), model.seq(at: position))
+    }
     let shown = stores.prefix(box.budget.listLimit)
-    let when = at.map { "right after #\($0)" } ?? "at the newest event (#\(catalog.lastSeq))"
-    var text = "\(Formatting.plural(stores.count, "store")) alive in session \(session.id) \(when):\n"
+    var text = "\(Formatting.plural(stores.count, "store")) alive in session \(session.id) right after #\(at):\n"
     for store in shown {
       let depth = store.id.split(separator: "/").count - 1
       var line = String(repeating: "  ", count: depth) + store.id + "  (\(store.type)"
@@ -51,7 +51,6 @@ enum StoresTool: LoupeTool {
     let rows: [JSON] = shown.map {
       ["id": .string($0.id), "type": .string($0.type), "parent": $0.parent.map(JSON.string) ?? .null, "identity": .string($0.identity)]
     }
-    return ToolResult(
-      text: text, structured: ["stores": .array(rows), "total": .int(stores.count), "at": .int(at ?? catalog.lastSeq)])
+    return ToolResult(text: text, structured: ["stores": .array(rows), "total": .int(stores.count), "at": .int(at)])
   }
 }

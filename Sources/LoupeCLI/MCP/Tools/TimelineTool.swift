@@ -23,12 +23,17 @@ enum TimelineTool: LoupeTool {
     outputSchema: JSONSchema.object(
       [
         ("events", JSONSchema.array(EventLines.schema, description: "The events shown, in order.")),
-        ("matched", JSONSchema.integer("Events in [since, until] that pass the filter.")),
+        ("matched", JSONSchema.integer("Events in [since, until] that pass the filter (a lower bound when 'complete' is false).")),
+        ("complete", JSONSchema.boolean("Whether 'matched' counts them all (counting stops 20,000 events past the page).")),
         ("shown", JSONSchema.integer("Events in 'events'.")),
         ("next", JSONSchema.nullable("integer", "The 'since' that continues after the last event shown; null when nothing is left.")),
         ("lastSeq", JSONSchema.nullable("integer", "The session's newest event.")),
-      ], required: ["events", "matched", "shown", "next", "lastSeq"]),
+      ], required: ["events", "matched", "complete", "shown", "next", "lastSeq"]),
     readOnly: true)
+
+  /// After a full page, at most this many more events are looked at to count what was left
+  /// out (so an answer on a million events stays fast); past it the count is a lower bound.
+  static let countingBudget = 20_000
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
     let session = try await SessionArgument.session(arguments, in: box)
@@ -37,73 +42,96 @@ enum TimelineTool: LoupeTool {
     let until = arguments.int("until") ?? .max
     let limit = arguments.int("limit") ?? box.budget.timelineLimit
     if since > until { throw .invalidArguments("'since' (\(since)) is after 'until' (\(until)).") }
-    let reader = try SessionArgument.reader(session)
-    var lines = EventLines(budget: box.budget)
-    var texts: [String] = []
-    var shown: [JSON] = []
-    var matched = 0
-    var next: Int?
-    var lastSeq: Int?
-    do throws(CommandFailure) {
-      // Every event up to the last one shown feeds the renderer (effect durations, the labels of
-      // causes); after that, matching events are only counted, without decoding what the
-      // filter can decide from the raw line.
-      while true {
-        let counting = shown.count >= limit
-        guard let item = try TraceInput.next(reader, filter: counting ? filter : .all, decode: !counting) else { break }
-        lastSeq = item.seq
-        if counting {
-          if item.seq > until { break }
-          if item.seq >= since, try passes(item, filter) {
-            matched += 1
-            if next == nil { next = item.seq }
-          }
-          continue
-        }
-        guard item.seq >= since, item.seq <= until else {
-          if shown.count < limit, let event = item.event { _ = lines.line(event, shown: false) }
-          continue
-        }
-        if let event = item.event {
-          let passes = filter.matches(event)
-          let line = lines.line(event, shown: passes)
-          guard passes else { continue }
-          matched += 1
-          texts.append(line)
-          shown.append(EventLines.json(event, line: line))
-        }
+    let page = try session.model.read { model throws(ToolFailure) in
+      guard model.count > 0 else {
+        throw ToolFailure("no-events", "Session \(session.id) has no events yet (the program has not created a store). Ask again in a moment.")
       }
-    } catch {
-      throw ToolFailure("io-error", error.message)
+      return Page(model, filter: filter, since: since, until: until, limit: limit, budget: box.budget)
     }
     var text = "Session \(session.id): "
-    text += "\(Formatting.plural(matched, "event")) match"
+    text += page.complete ? "\(Formatting.plural(page.matched, "event")) match" : "at least \(Formatting.count(page.matched)) events match"
     if let description = FilterArguments.describe(arguments) { text += " [\(description)]" }
     if since > 0 || until < .max { text += " in #\(since)…\(until == .max ? "end" : "#\(until)")" }
-    text += "; showing \(shown.count)"
-    if let lastSeq, next == nil { text += " (the session's newest event is #\(lastSeq))" }
+    text += "; showing \(page.lines.count)"
+    if page.next == nil, let lastSeq = page.lastSeq { text += " (the session's newest event is #\(lastSeq))" }
     text += ".\n"
-    text += texts.joined(separator: "\n") + (texts.isEmpty ? "" : "\n")
-    if let next {
-      text += "… \(Formatting.plural(matched - shown.count, "more matching event")) not shown: call loupe_timeline with \"since\": \(next) to continue (or narrow the filter).\n"
-    } else if shown.isEmpty, matched == 0 {
+    text += page.lines.map(\.text).joined(separator: "\n") + (page.lines.isEmpty ? "" : "\n")
+    if let next = page.next {
+      let more = page.matched - page.lines.count
+      text += "… \(page.complete ? "" : "at least ")\(Formatting.plural(more, "more matching event")) not shown: call loupe_timeline with \"since\": \(next) to continue (or narrow the filter).\n"
+    } else if page.matched == 0 {
       text += "No event matches; loupe_stats lists the kinds, actions and stores there are.\n"
     }
-    text += DamageNotes(reader).text
     return ToolResult(
       text: text,
       structured: [
-        "events": .array(shown), "matched": .int(matched), "shown": .int(shown.count), "next": next.map(JSON.int) ?? .null,
-        "lastSeq": lastSeq.map(JSON.int) ?? .null,
+        "events": .array(page.lines.map(\.json)), "matched": .int(page.matched), "complete": .bool(page.complete),
+        "shown": .int(page.lines.count), "next": page.next.map(JSON.int) ?? .null, "lastSeq": page.lastSeq.map(JSON.int) ?? .null,
       ])
   }
 
-  /// Whether a raw item passes, decoding it only when the filter needs more than its line's
-  /// kind, store and action.
-  private static func passes(_ item: TraceReader.Item, _ filter: EventFilter) throws(CommandFailure) -> Bool {
-    if let event = item.event { return filter.matches(event) }
-    // The reader yields only items that pass, or that it could decide without decoding.
-    return true
+  /// One page of the timeline, read from the session model: positions are found by binary
+  /// search on `seq`, and events the filter rejects by kind or store are skipped without
+  /// reading them back from the trace.
+  struct Page {
+    struct Line {
+      var text: String
+      var json: JSON
+    }
+
+    var lines: [Line] = []
+    var matched = 0
+    /// Whether ``matched`` counts every match (else it is a lower bound).
+    var complete = true
+    var next: Int?
+    var lastSeq: Int?
+
+    init(_ model: SessionModel, filter: EventFilter, since: Int, until: Int, limit: Int, budget: AnswerBudget) {
+      lastSeq = model.lastSeq
+      let start = model.firstIndex(atOrAfterSeq: since)
+      let end = until == .max ? model.count : model.firstIndex(atOrAfterSeq: until == .max ? until : until + 1)
+      var renderer = EventLines(budget: budget)
+      var position = start
+      var counted = 0
+      while position < end {
+        defer { position += 1 }
+        if lines.count == limit {
+          counted += 1
+          if counted > TimelineTool.countingBudget {
+            complete = false
+            break
+          }
+        }
+        guard Self.mayPass(filter, kind: model.kind(at: position), store: model.store(at: position)) else { continue }
+        let event = model.event(at: position)
+        guard filter.matches(event) else { continue }
+        matched += 1
+        guard lines.count < limit else {
+          if next == nil { next = event.seq }
+          continue
+        }
+        // What the line names: the action behind it, and when its effect started.
+        if let cause = model.cause(of: position) { _ = renderer.line(model.event(at: cause), shown: false) }
+        switch event.payload {
+        case .effectFinished(let e): if let span = model.span(ofEffect: e.effect) { _ = renderer.line(model.event(at: span.start), shown: false) }
+        case .effectCancelled(let e): if let span = model.span(ofEffect: e.effect) { _ = renderer.line(model.event(at: span.start), shown: false) }
+        default: break
+        }
+        let text = renderer.line(event)
+        lines.append(Line(text: text, json: EventLines.json(event, line: text)))
+      }
+    }
+
+    /// Whether an event of `kind` and `store` can pass `filter` (`false` decides it without
+    /// reading the event).
+    static func mayPass(_ filter: EventFilter, kind: String, store: String?) -> Bool {
+      if kind == Dropped.kind { return true }
+      if filter.decidesByKind(kind) == false { return false }
+      if let stores = filter.stores, let store, !stores.anyMatches(store) { return false }
+      if filter.actions != nil, kind != ActionReceived.kind { return false }
+      if filter.paths != nil, kind != StateChanged.kind { return false }
+      return true
+    }
   }
 
   /// The renderer's lines for one event as one line: the event, then up to three of its

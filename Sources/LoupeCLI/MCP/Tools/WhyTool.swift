@@ -25,25 +25,27 @@ enum WhyTool: LoupeTool {
       ], required: ["event", "causes", "effects", "effectCounts", "endedEffect"]),
     readOnly: true)
 
+  static let chainLimit = 20
+  static let effectLimit = 20
+
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
     let session = try await SessionArgument.session(arguments, in: box)
     guard let seq = arguments.int("seq") else { throw .invalidArguments("'seq' is required") }
-    _ = try SessionArgument.reader(session)
-    let answer = try WhyQuery(limit: 20).answer(seq, in: session.tracePath)
+    let answer = try session.model.read { model throws(ToolFailure) in try Answer(model, seq: seq, session: session.id) }
     var lines = EventLines(budget: box.budget)
     // The renderer learns from earlier events first, so later lines name their causes.
-    let endedLine = answer.endedEffect.map { lines.line($0.event) }
-    var causeLines: [(WhyQuery.RawEvent, String)] = []
-    for raw in answer.causes.reversed() { causeLines.append((raw, lines.line(raw.event))) }
+    var causeLines: [(Event, String)] = []
+    for event in answer.causes.reversed() { causeLines.append((event, lines.line(event))) }
     causeLines.reverse()
-    let eventLine = lines.line(answer.event.event)
-    let effectLines = answer.effects.map { ($0, lines.line($0.event)) }
+    let endedLine = answer.endedEffect.map { lines.line($0) }
+    let eventLine = lines.line(answer.event)
+    let effectLines = answer.effects.map { ($0, lines.line($0)) }
 
     var text = "#\(seq) in session \(session.id):\n  \(eventLine)\n"
     if let endedLine { text += "The effect it ended:\n  ◦ \(endedLine)\n" }
     if causeLines.isEmpty {
       text += "\nCauses: none recorded (sent by the program itself"
-      text += EventLines.location(answer.event.event).map { " at \($0)" } ?? ""
+      text += EventLines.location(answer.event).map { " at \($0)" } ?? ""
       text += ", or an event no action caused).\n"
     } else {
       text += "\nCaused by (newest first):\n"
@@ -56,8 +58,8 @@ enum WhyTool: LoupeTool {
       let counts = answer.effectCounts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
       text += "\nIt caused \(Formatting.plural(total, "event")) (\(counts)):\n"
       for (_, line) in effectLines { text += "  → \(line)\n" }
-      if total > effectLines.count {
-        text += "  … \(Formatting.count(total - effectLines.count)) more: loupe_timeline with \"since\": \(effectLines.last.map { $0.0.event.seq + 1 } ?? seq) shows what came next.\n"
+      if total > effectLines.count, let last = effectLines.last {
+        text += "  … \(Formatting.count(total - effectLines.count)) more: loupe_timeline with \"since\": \(last.0.seq + 1) shows what came next.\n"
       }
     }
     var counts = JSONObject()
@@ -65,11 +67,60 @@ enum WhyTool: LoupeTool {
     return ToolResult(
       text: text,
       structured: [
-        "event": EventLines.json(answer.event.event, line: eventLine),
-        "causes": .array(causeLines.map { EventLines.json($0.0.event, line: $0.1) }),
-        "effects": .array(effectLines.map { EventLines.json($0.0.event, line: $0.1) }),
+        "event": EventLines.json(answer.event, line: eventLine),
+        "causes": .array(causeLines.map { EventLines.json($0.0, line: $0.1) }),
+        "effects": .array(effectLines.map { EventLines.json($0.0, line: $0.1) }),
         "effectCounts": .object(counts),
-        "endedEffect": answer.endedEffect.map { EventLines.json($0.event, line: endedLine ?? "") } ?? .null,
+        "endedEffect": answer.endedEffect.map { EventLines.json($0, line: endedLine ?? "") } ?? .null,
       ])
+  }
+
+  /// What the session model says about one event: its cause links back to the send, the
+  /// effect it ended, and its consequences — with, for each effect it started, the actions
+  /// that effect sent and how it ended.
+  struct Answer {
+    var event: Event
+    /// Newest first.
+    var causes: [Event] = []
+    var endedEffect: Event?
+    /// In order, at most ``WhyTool/effectLimit``.
+    var effects: [Event] = []
+    var effectCounts: [String: Int] = [:]
+
+    init(_ model: SessionModel, seq: Int, session: String) throws(ToolFailure) {
+      guard let position = model.index(ofSeq: seq) else {
+        let range = model.count > 0 ? " (it has #\(model.seq(at: 0))…#\(model.seq(at: model.count - 1)))" : ""
+        throw ToolFailure("no-such-event", "There is no event #\(seq) in session \(session)\(range); loupe_timeline lists the seqs there are.")
+      }
+      event = model.event(at: position)
+      var link = model.cause(of: position)
+      var seen: Set<Int> = [position]
+      while let current = link, causes.count < WhyTool.chainLimit, seen.insert(current).inserted {
+        causes.append(model.event(at: current))
+        link = model.cause(of: current)
+      }
+      switch event.payload {
+      case .effectFinished(let e): endedEffect = model.span(ofEffect: e.effect).map { model.event(at: $0.start) }
+      case .effectCancelled(let e): endedEffect = model.span(ofEffect: e.effect).map { model.event(at: $0.start) }
+      default: break
+      }
+      var consequences = Set(model.consequences(of: position))
+      let started: [Int]
+      if case .effectStarted = event.payload { started = [position] } else { started = consequences.filter { model.kind(at: $0) == EffectStarted.kind } }
+      for start in started {
+        consequences.formUnion(model.consequences(of: start))
+        if let effect = Self.effectID(model, start), let end = model.span(ofEffect: effect)?.end { consequences.insert(end) }
+      }
+      consequences.remove(position)
+      for consequence in consequences.sorted() {
+        effectCounts[model.kind(at: consequence), default: 0] += 1
+        if effects.count < WhyTool.effectLimit { effects.append(model.event(at: consequence)) }
+      }
+    }
+
+    private static func effectID(_ model: SessionModel, _ start: Int) -> Int? {
+      if case .effectStarted(let e) = model.event(at: start).payload { return e.effect }
+      return nil
+    }
   }
 }
