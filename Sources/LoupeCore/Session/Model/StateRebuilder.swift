@@ -107,6 +107,7 @@ extension SessionModel {
             try change.apply(to: &state)
           } catch {
             approximate = true
+            if snapshot == nil { StateRebuilder.place(change, in: &state) }
           }
         }
       }
