@@ -47,7 +47,7 @@ enum EffectsTool: LoupeTool {
         if let stores, let store = model.store(at: span.start), !stores.anyMatches(store) { continue }
         counts.started += 1
         if let end = span.end, end <= position {
-          if model.kind(at: end) == EffectCancelled.kind { counts.cancelled += 1 } else { counts.finished += 1 }
+          if model.kindName(at: end) == EffectCancelled.kind { counts.cancelled += 1 } else { counts.finished += 1 }
           endedSpans.append((effect, span.start, end))
         } else {
           runningSpans.append((effect, span.start))

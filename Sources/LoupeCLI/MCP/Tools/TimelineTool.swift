@@ -102,7 +102,7 @@ enum TimelineTool: LoupeTool {
             break
           }
         }
-        guard Self.mayPass(filter, kind: model.kind(at: position), store: model.store(at: position)) else { continue }
+        guard Self.mayPass(filter, kind: model.kindName(at: position), store: model.store(at: position)) else { continue }
         let event = model.event(at: position)
         guard filter.matches(event) else { continue }
         matched += 1

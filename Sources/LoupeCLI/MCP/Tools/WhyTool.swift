@@ -106,14 +106,14 @@ enum WhyTool: LoupeTool {
       }
       var consequences = Set(model.consequences(of: position))
       let started: [Int]
-      if case .effectStarted = event.payload { started = [position] } else { started = consequences.filter { model.kind(at: $0) == EffectStarted.kind } }
+      if case .effectStarted = event.payload { started = [position] } else { started = consequences.filter { model.kindName(at: $0) == EffectStarted.kind } }
       for start in started {
         consequences.formUnion(model.consequences(of: start))
         if let effect = Self.effectID(model, start), let end = model.span(ofEffect: effect)?.end { consequences.insert(end) }
       }
       consequences.remove(position)
       for consequence in consequences.sorted() {
-        effectCounts[model.kind(at: consequence), default: 0] += 1
+        effectCounts[model.kindName(at: consequence), default: 0] += 1
         if effects.count < WhyTool.effectLimit { effects.append(model.event(at: consequence)) }
       }
     }

@@ -79,7 +79,7 @@ extension SessionModel {
   public func seq(at index: Int) -> Int { entries[index].seq }
 
   /// The `kind` of the event at `index`.
-  public func kind(at index: Int) -> String { kindNames[Int(kindCodes[index])] }
+  public func kindName(at index: Int) -> String { kindNames[Int(kindCodes[index])] }
 
   /// The store of the event at `index`, if it is about one.
   public func store(at index: Int) -> String? {
