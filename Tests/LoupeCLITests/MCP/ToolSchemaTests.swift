@@ -1,3 +1,4 @@
+import Foundation
 import LoupeCore
 import Testing
 
@@ -32,5 +33,22 @@ import Testing
     #expect(violation(["session": "s1", "limt": 3])?.hasPrefix("unknown argument 'limt'; the arguments are 'session', 'kinds'") == true)
     #expect(JSONSchema.violation(of: EffectsTool.spec.inputSchema, by: ["session": "s1", "status": "done"], at: "") == #"'status' must be one of "running", "ended", "all", not "done""#)
     #expect(JSONSchema.violation(of: OpenTool.spec.inputSchema, by: ["program": "x", "env": ["A": 1]], at: "") == "'env.A' must be a string, not a number")
+  }
+}
+
+@Suite struct MCPSchemaDocumentTests {
+  /// `protocol/schemas/mcp/tools.json` is exactly what `tools/list` answers (one tool per line);
+  /// `LOUPE_UPDATE_GOLDEN=1` rewrites it.
+  @Test func theProtocolPageListsTheToolsAsTheServerDoes() throws {
+    let url = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("protocol/schemas/mcp/tools.json")
+    let actual = "[\n" + ToolBox.all.map { $0.spec.json.jsonText }.joined(separator: ",\n") + "\n]\n"
+    if ProcessInfo.processInfo.environment["LOUPE_UPDATE_GOLDEN"] == "1" {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try actual.write(to: url, atomically: true, encoding: .utf8)
+      return
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8)
+    #expect(actual == expected, "protocol/schemas/mcp/tools.json is out of date: run the tests with LOUPE_UPDATE_GOLDEN=1")
   }
 }

@@ -7,13 +7,13 @@ import LoupeCore
 /// - a result's text is at most **8,000 characters** (about 2,000 tokens); past that it is cut
 ///   at a line break and says so;
 /// - a timeline shows **50 events** unless asked (at most 500), each on one line of at most
-///   **240 characters**;
+///   **300 characters**;
 /// - a list (stores, effects, findings, rows of stats) shows at most **40 rows**;
 /// - a state value shows at most **20 members or elements** per level and **4 levels** deep,
 ///   strings up to **200 characters**; what is left out is listed with the paths to ask for.
 struct AnswerBudget: Sendable {
   var maximumCharacters = 8_000
-  var maximumLineLength = 240
+  var maximumLineLength = 300
   var timelineLimit = 50
   var timelineMaximumLimit = 500
   var listLimit = 40

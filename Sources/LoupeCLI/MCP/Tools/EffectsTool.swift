@@ -154,7 +154,7 @@ enum EffectLedger {
       var text = "effect \(effect) of \(store)"
       if let cancelID { text += " (cancel id \"\(cancelID)\")" }
       text += " started at #\(startSeq)\(causeAction.map { " by \($0)" } ?? " by #\(cause)")"
-      if let source { text += " (\(source))" }
+      if let source { text += " (\(source.shortDescription))" }
       switch status {
       case "running":
         text += ", running for \(Formatting.duration(milliseconds: duration(now: now)))"
@@ -163,7 +163,7 @@ enum EffectLedger {
         if let reason { text += " (\(reason))" }
         if let by {
           text += " by \(by.store) handling #\(by.cause)"
-          if let line = by.source { text += " at \(line)" }
+          if let line = by.source { text += " at \(line.shortDescription)" }
           if by.store != store, reason == "cancel" || reason == "cancelInFlight" { text += " — another store" }
         }
       default:

@@ -33,6 +33,7 @@ enum WhyTool: LoupeTool {
     guard let seq = arguments.int("seq") else { throw .invalidArguments("'seq' is required") }
     let answer = try session.model.read { model throws(ToolFailure) in try Answer(model, seq: seq, session: session.id) }
     var lines = EventLines(budget: box.budget)
+    for event in answer.context { _ = lines.line(event, shown: false) }
     // The renderer learns from earlier events first, so later lines name their causes.
     var causeLines: [(Event, String)] = []
     for event in answer.causes.reversed() { causeLines.append((event, lines.line(event))) }
@@ -86,6 +87,8 @@ enum WhyTool: LoupeTool {
     /// In order, at most ``WhyTool/effectLimit``.
     var effects: [Event] = []
     var effectCounts: [String: Int] = [:]
+    /// Events the lines name (the action that started the ended effect), for the renderer.
+    var context: [Event] = []
 
     init(_ model: SessionModel, seq: Int, session: String) throws(ToolFailure) {
       guard let position = model.index(ofSeq: seq) else {
@@ -103,6 +106,11 @@ enum WhyTool: LoupeTool {
       case .effectFinished(let e): endedEffect = model.span(ofEffect: e.effect).map { model.event(at: $0.start) }
       case .effectCancelled(let e): endedEffect = model.span(ofEffect: e.effect).map { model.event(at: $0.start) }
       default: break
+      }
+      if case .effectStarted(let e)? = endedEffect?.payload, let start = model.span(ofEffect: e.effect)?.start,
+        let cause = model.cause(of: start)
+      {
+        context.append(model.event(at: cause))
       }
       var consequences = Set(model.consequences(of: position))
       let started: [Int]
