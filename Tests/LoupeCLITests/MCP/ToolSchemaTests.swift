@@ -37,11 +37,11 @@ import Testing
 }
 
 @Suite struct MCPSchemaDocumentTests {
-  /// `protocol/schemas/mcp/tools.json` is exactly what `tools/list` answers (one tool per line);
+  /// `protocol/mcp/tools.json` is exactly what `tools/list` answers (one tool per line);
   /// `LOUPE_UPDATE_GOLDEN=1` rewrites it.
   @Test func theProtocolPageListsTheToolsAsTheServerDoes() throws {
     let url = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("protocol/schemas/mcp/tools.json")
+      .appendingPathComponent("protocol/mcp/tools.json")
     let actual = "[\n" + ToolBox.all.map { $0.spec.json.jsonText }.joined(separator: ",\n") + "\n]\n"
     if ProcessInfo.processInfo.environment["LOUPE_UPDATE_GOLDEN"] == "1" {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -49,6 +49,6 @@ import Testing
       return
     }
     let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(actual == expected, "protocol/schemas/mcp/tools.json is out of date: run the tests with LOUPE_UPDATE_GOLDEN=1")
+    #expect(actual == expected, "protocol/mcp/tools.json is out of date: run the tests with LOUPE_UPDATE_GOLDEN=1")
   }
 }
