@@ -171,4 +171,19 @@ import Testing
     let json = recorder.events.first { $0.kind == ActionReceived.kind }!.jsonText
     #expect(json.hasSuffix(#""origin":"send","source":{"file":"LoupeStoreTests/SourceLocationTests.swift","line":\#(sendLine)}}"#))
   }
+
+  /// `EventBus.includesSourceLocations = false` leaves sources out of every event.
+  @Test func sourcesCanBeLeftOut() throws {
+    bus.includesSourceLocations = false
+    let store = makeStore()
+    store.send(.start)
+    store.send(.stop)
+    store.invalidate()
+    store.send(.tick)
+    #expect(sources(of: "action.received") == [nil, nil])
+    #expect(sources(of: "effect.started") == [nil])
+    #expect(sources(of: "effect.cancelled") == [nil])
+    #expect(sources(of: "warning") == [nil])
+    #expect(!recorder.events.contains { $0.jsonText.contains(#""source""#) })
+  }
 }

@@ -24,6 +24,7 @@ public final class EventBus: Sendable {
   private let active = Atomic<Bool>(false)
   private let effectIDs = Atomic<Int>(0)
   private let sourcePaths = Atomic<Bool>(true)
+  private let sourceLocations = Atomic<Bool>(true)
   private let origin: ContinuousClock.Instant
   /// The wall-clock start of the session, for `startedAt`.
   public let startDate: Date
@@ -127,6 +128,15 @@ public final class EventBus: Sendable {
   public var includesSourcePaths: Bool {
     get { sourcePaths.load(ordering: .relaxed) }
     set { sourcePaths.store(newValue, ordering: .relaxed) }
+  }
+
+  /// Whether events carry `source` locations at all (CONTRACT §9). `true` by default; `false`
+  /// leaves them out of every event (smaller traces, and the baseline the benchmarks measure
+  /// the cost of source locations against). The store captures them either way: that costs
+  /// no formatting, only passing three words along.
+  public var includesSourceLocations: Bool {
+    get { sourceLocations.load(ordering: .relaxed) }
+    set { sourceLocations.store(newValue, ordering: .relaxed) }
   }
 
   /// How values are rendered for this session (caps, redaction).

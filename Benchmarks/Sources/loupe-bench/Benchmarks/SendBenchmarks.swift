@@ -5,7 +5,7 @@ import Loupe
 /// `store.send` costs: idle (no sink: the price every program pays for being inspectable)
 /// and recording a trace with diffs (the price of `LOUPE_RECORD`).
 enum SendBenchmarks {
-  static let all: [Benchmark] = [idle, bare, recorded]
+  static let all: [Benchmark] = [idle, bare, recorded, sources]
 
   static let actions = CounterFeature.actions
 
@@ -81,35 +81,82 @@ enum SendBenchmarks {
       })
   })
 
-  static let recorded = Benchmark(id: "send.recorded", what: "send recorded to a trace with diffs", pair: { context in
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-bench-\(getpid())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let path = directory.appendingPathComponent("send.loupe").path
-
+  /// A store whose bus records to a trace file in `directory`; `finish` flushes and stops the
+  /// recording and returns the trace's event lines, checked to be complete.
+  @MainActor static func recordingStore(
+    in directory: URL, name: String, configure: (EventBus) -> Void = { _ in }
+  ) throws -> (store: Store<CounterFeature.State, CounterFeature.Action>, finish: () throws -> [Substring]) {
+    let path = directory.appendingPathComponent(name).path
     let bus = EventBus(program: "loupe-bench")
+    configure(bus)
     let inspector = Inspector(bus: bus)
     var configuration = inspector.configuration
     configuration.recordQueueCapacity = 1 << 22  // measure the recording, not the dropping
     configuration.recordQueueByteLimit = .max
     inspector.configuration = configuration
     try inspector.start(.record(path))
-    let recordedStore = Store(initialState: CounterFeature.State(), bus: bus) { CounterFeature() }
-    let idle = idleStore()
+    let store = Store(initialState: CounterFeature.State(), bus: bus) { CounterFeature() }
+    return (store, {
+      inspector.flush(timeout: .seconds(60))
+      inspector.stop()
+      let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
+      let dropped = lines.filter { $0.contains("\"kind\":\"dropped\"") }.count
+      guard dropped == 0 else { throw BenchmarkError("the recording dropped events (\(dropped) dropped lines)") }
+      guard lines.contains(where: { $0.contains("\"kind\":\"state.changed\"") }) else {
+        throw BenchmarkError("the recording has no state.changed event")
+      }
+      return Array(lines)
+    })
+  }
+
+  static func scratchDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  /// CONTRACT §9: what source locations add to a recorded send — the same recording with
+  /// `includesSourceLocations` off on the other side. (Capturing them, three words passed
+  /// along per send, is in both sides; its share of an idle send is in `send.idle`.)
+  static let sources = Benchmark(id: "send.sources", what: "send recorded with source locations", pair: { context in
+    let directory = try scratchDirectory()
+    let withSources = try recordingStore(in: directory, name: "sources.loupe")
+    let without = try recordingStore(in: directory, name: "plain.loupe") { $0.includesSourceLocations = false }
     return Pair(
-      loupe: sendLoop(recordedStore), other: sendLoop(idle),
+      loupe: sendLoop(withSources.store), other: sendLoop(without.store),
       rows: { comparison in
         defer { try? FileManager.default.removeItem(at: directory) }
-        inspector.flush(timeout: .seconds(60))
-        inspector.stop()
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        let dropped = lines.filter { $0.contains("\"kind\":\"dropped\"") }.count
-        guard dropped == 0 else { throw BenchmarkError("the recording dropped events (\(dropped) dropped lines)") }
-        guard lines.contains(where: { $0.contains("\"kind\":\"state.changed\"") }) else {
-          throw BenchmarkError("the recording has no state.changed event")
+        let sourced = try withSources.finish()
+        let plain = try without.finish()
+        let actions = sourced.filter { $0.contains("\"kind\":\"action.received\"") }
+        guard !actions.isEmpty, actions.allSatisfy({ $0.contains("\"source\":{\"file\":") }) else {
+          throw BenchmarkError("the recording with sources has actions without a source")
         }
+        guard !plain.contains(where: { $0.contains("\"source\"") }) else {
+          throw BenchmarkError("the recording without sources has one")
+        }
+        let bytes = { (lines: [Substring]) in Double(lines.reduce(0) { $0 + $1.utf8.count + 1 }) / Double(max(lines.count, 1)) }
+        return [.timed(
+          "send.sources", "send recorded with source locations (file, line, path) vs the same recording without them",
+          comparison, target: .reference,
+          note: "\(sourced.count) and \(plain.count) events recorded, none dropped; "
+            + String(format: "%.0f vs %.0f bytes per event line", bytes(sourced), bytes(plain)),
+          judgeByInstructions: true)]
+      })
+  })
+
+  static let recorded = Benchmark(id: "send.recorded", what: "send recorded to a trace with diffs", pair: { context in
+    let directory = try scratchDirectory()
+    let recording = try recordingStore(in: directory, name: "send.loupe")
+    let idle = idleStore()
+    return Pair(
+      loupe: sendLoop(recording.store), other: sendLoop(idle),
+      rows: { comparison in
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try recording.finish()
         return [.timed(
           "send.recorded", "send recorded to a trace with diffs vs the same store idle", comparison, target: .report(aim: 3),
-          note: "\(lines.count - 1) events recorded, none dropped; the trace writer's thread shares the 2 cores "
+          note: "\(lines.count) events recorded, none dropped; the trace writer's thread shares the 2 cores "
             + "(its instructions are counted too)",
           judgeByInstructions: true)]
       })

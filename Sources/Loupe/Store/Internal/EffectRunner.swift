@@ -240,9 +240,10 @@ extension RuntimeBase {
 
 extension EventBus {
   /// `source` as events carry it: without its `path` when the session leaves paths out
-  /// (`LOUPE_SOURCE_PATHS=off`). Call only when a sink is attached.
+  /// (`LOUPE_SOURCE_PATHS=off`), `nil` when it leaves sources out. Call only when a sink is
+  /// attached.
   func located(_ source: CodeLocation?) -> CodeLocation? {
-    guard let source else { return nil }
+    guard let source, includesSourceLocations else { return nil }
     return includesSourcePaths ? source : source.withoutPath
   }
 }
