@@ -150,8 +150,9 @@ final class PseudoTerminal {
     #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
     close(fds[1])
     let connection = try Connection(input: fds[0], output: fds[0])
-    let queue = ClientQueue(capacity: 10, maxBatch: 10, wake: {})
-    let handler = InspectorClient(bus: EventBus(program: "t"), hub: EventHub(historyCapacity: 10), queue: queue)
+    let hub = EventHub(historyCapacity: 10)
+    let queue = ClientSubscription(hub: hub, capacity: 10, maxBatch: 10, wake: {})
+    let handler = InspectorClient(bus: EventBus(program: "t"), hub: hub, queue: queue)
     let session = ServerSession(handler: handler, send: { _ in }, exit: {})
     return ServedClient(
       handler: handler, connection: connection, session: session, origin: origin, connectedAt: .now, isTerminal: isTerminal)

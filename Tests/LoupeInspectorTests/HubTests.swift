@@ -7,7 +7,7 @@ import Testing
 func markEvent(_ seq: Int) -> Event { Event(seq: seq, time: Double(seq), payload: .mark(Mark(label: "m\(seq)"))) }
 
 /// Decodes what a queue hands its writer.
-func drain(_ queue: ClientQueue) -> [Event] {
+func drain(_ queue: ClientSubscription) -> [Event] {
   var events: [Event] = []
   while let body = queue.nextOutgoingBody() {
     let json = try! JSONParser.parse(body)
@@ -23,149 +23,192 @@ final class WakeCounter: Sendable {
   var value: Int { count.withLock { $0 } }
 }
 
-@Suite struct ClientQueueTests {
+/// A hub and one subscription on it, read synchronously as its writer would.
+struct Subscribed {
+  let hub: EventHub
+  let subscription: ClientSubscription
+
+  init(
+    historyCapacity: Int = 100, historyByteLimit: Int = .max, capacity: Int = 100, byteCapacity: Int = .max,
+    maxBatch: Int = 100, wake: @escaping @Sendable () -> Void = {}
+  ) {
+    hub = EventHub(historyCapacity: historyCapacity, historyByteLimit: historyByteLimit)
+    subscription = ClientSubscription(hub: hub, capacity: capacity, byteCapacity: byteCapacity, maxBatch: maxBatch, wake: wake)
+  }
+
+  @discardableResult
+  func subscribe(_ filter: EventFilter = .all, history: Bool = false, release: Bool = true) -> Int {
+    let count = hub.subscribe(subscription, filter: CompiledEventFilter(filter), history: history)
+    if release { subscription.release() }
+    return count
+  }
+}
+
+@Suite struct ClientSubscriptionTests {
   @Test func holdsEventsUntilReleasedThenBatches() {
     let wakes = WakeCounter()
-    let queue = ClientQueue(capacity: 100, maxBatch: 4, wake: wakes.wake)
-    queue.activate(filter: .all, history: [], evicted: nil)
-    for seq in 1...10 { queue.offer(markEvent(seq)) }
-    #expect(queue.nextOutgoingBody() == nil)  // not released: the subscribe answer goes first
+    let client = Subscribed(maxBatch: 4, wake: wakes.wake)
+    client.subscribe(release: false)
+    for seq in 1...10 { client.hub.receive(markEvent(seq)) }
+    #expect(client.subscription.nextOutgoingBody() == nil)  // not released: the subscribe answer goes first
     #expect(wakes.value == 0)
-    queue.release()
+    client.subscription.release()
     #expect(wakes.value == 1)
     var batches: [[Int]] = []
-    while let body = queue.nextOutgoingBody() {
+    while let body = client.subscription.nextOutgoingBody() {
       let events = try! EventsNotification(params: try! JSONParser.parse(body)["params"]).events
       batches.append(events.map(\.seq))
     }
     #expect(batches == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]])
-    // Waiting writer: the next event wakes it exactly once.
-    queue.offer(markEvent(11))
-    queue.offer(markEvent(12))
+    #expect(client.hub.waitingCount == 1)  // read everything: waits for the hub's waker
+  }
+
+  @Test func theHubsWakerWakesAWaitingWriterOncePerWait() async {
+    let wakes = WakeCounter()
+    let client = Subscribed(wake: wakes.wake)
+    client.subscribe()
+    #expect(drain(client.subscription).isEmpty)
+    #expect(client.hub.waitingCount == 1)
+    client.hub.receive(markEvent(1))
+    client.hub.receive(markEvent(2))
+    // The waker thread takes the waiting subscriptions and wakes each once.
+    while wakes.value < 2 { await Task.yield() }
+    #expect(client.hub.waitingCount == 0)
+    #expect(drain(client.subscription).map(\.seq) == [1, 2])
     #expect(wakes.value == 2)
-    #expect(drain(queue).map(\.seq) == [11, 12])
   }
 
-  @Test func overflowIsReportedAsDroppedInSeqOrder() {
-    let queue = ClientQueue(capacity: 3, maxBatch: 100, wake: {})
-    queue.activate(filter: .all, history: [], evicted: nil)
-    queue.release()
-    for seq in 1...10 { queue.offer(markEvent(seq)) }  // 1...3 fit, 4...10 are lost
-    #expect(queue.droppedCount == 7)
-    queue.offer(markEvent(11))  // still full
-    let first = drain(queue)
-    // Drained while full: the loss is reported at the end, with the last lost seq.
-    #expect(first.map(\.seq) == [1, 2, 3, 11])
-    #expect(first.last?.payload == .dropped(Dropped(count: 8)))
-    queue.offer(markEvent(12))
-    #expect(drain(queue).map(\.seq) == [12])
+  @Test func fallingBehindIsReportedAsDroppedInSeqOrder() {
+    let client = Subscribed(capacity: 3)
+    client.subscribe()
+    for seq in 1...10 { client.hub.receive(markEvent(seq)) }  // 1...7 are too far behind
+    let first = drain(client.subscription)
+    #expect(first.map(\.seq) == [7, 8, 9, 10])
+    #expect(first.first?.payload == .dropped(Dropped(count: 7)))
+    #expect(client.subscription.droppedCount == 7)
+    client.hub.receive(markEvent(11))
+    #expect(drain(client.subscription).map(\.seq) == [11])
   }
 
-  @Test func lossBeforeNewEventsIsReportedBeforeThem() {
-    let queue = ClientQueue(capacity: 2, maxBatch: 1, wake: {})
-    queue.activate(filter: .all, history: [], evicted: nil)
-    queue.release()
-    for seq in 1...5 { queue.offer(markEvent(seq)) }  // 3, 4, 5 lost
-    _ = queue.nextOutgoingBody()  // writer takes 1: room again
-    queue.offer(markEvent(6))
-    let events = drain(queue)
-    #expect(events.map(\.seq) == [2, 5, 6])
+  @Test func eventsTheLogEvictedBeforeTheClientReadThemAreDropped() {
+    let client = Subscribed(historyCapacity: 4, capacity: 100, maxBatch: 2)
+    client.subscribe()
+    for seq in 1...3 { client.hub.receive(markEvent(seq)) }
+    #expect(client.subscription.nextOutgoingBody() != nil)  // 1, 2: the client holds 1...3
+    for seq in 4...10 { client.hub.receive(markEvent(seq)) }  // the log keeps 7...10
+    let events = drain(client.subscription)
+    #expect(events.map(\.seq) == [3, 6, 7, 8, 9, 10])  // what it held, then the loss, then the rest
     #expect(events[1].payload == .dropped(Dropped(count: 3)))
   }
 
-  @Test func filterAppliesBeforeQueueing() {
-    let queue = ClientQueue(capacity: 10, maxBatch: 10, wake: {})
-    queue.activate(filter: EventFilter(kinds: [Glob("state.*")]), history: [], evicted: nil)
-    queue.release()
-    queue.offer(markEvent(1))
-    queue.offer(Event(seq: 2, time: 2, payload: .stateChanged(StateChanged(store: "A#1", cause: 1, changes: [], summary: "A#1: _x changed."))))
-    #expect(drain(queue).map(\.seq) == [2])
+  @Test func filterAppliesOnTheWritersThread() {
+    let client = Subscribed()
+    client.subscribe(EventFilter(kinds: [Glob("state.*")]))
+    client.hub.receive(markEvent(1))
+    client.hub.receive(Event(seq: 2, time: 2, payload: .stateChanged(StateChanged(store: "A#1", cause: 1, changes: [], summary: "A#1: _x changed."))))
+    #expect(drain(client.subscription).map(\.seq) == [2])
   }
 
-  @Test func deactivateDiscardsAndStopsQueueing() {
-    let queue = ClientQueue(capacity: 10, maxBatch: 10, wake: {})
-    queue.activate(filter: .all, history: [], evicted: nil)
-    queue.release()
-    queue.offer(markEvent(1))
-    queue.deactivate()
-    queue.offer(markEvent(2))
-    #expect(queue.nextOutgoingBody() == nil)
+  @Test func aFilterThatTakesNothingReadsToTheEndAndWaits() {
+    let client = Subscribed(historyCapacity: 2_000, capacity: 2_000, maxBatch: 2)
+    client.subscribe(EventFilter(kinds: [Glob("nothing")]))
+    for seq in 1...1_000 { client.hub.receive(markEvent(seq)) }
+    #expect(client.subscription.nextOutgoingBody() == nil)
+    #expect(client.hub.waitingCount == 1)
+  }
+
+  @Test func unsubscribeDiscardsAndStopsTaking() {
+    let client = Subscribed()
+    client.subscribe()
+    client.hub.receive(markEvent(1))
+    client.hub.unsubscribe(client.subscription)
+    client.hub.receive(markEvent(2))
+    #expect(client.subscription.nextOutgoingBody() == nil)
+    #expect(client.hub.subscriberCount == 0)
+    #expect(client.hub.waitingCount == 0)
+  }
+
+  @Test func shutdownKeepsWhatCameBeforeIt() {
+    let client = Subscribed(maxBatch: 1)
+    client.subscribe()
+    client.hub.receive(markEvent(1))
+    client.hub.receive(markEvent(2))
+    client.hub.unsubscribe(client.subscription, keepingQueued: true)
+    client.hub.receive(markEvent(3))
+    #expect(drain(client.subscription).map(\.seq) == [1, 2])
+    #expect(client.hub.waitingCount == 0)  // nothing more will come: it does not wait
+  }
+
+  @Test func resubscribingStartsOver() {
+    let client = Subscribed(maxBatch: 1)
+    client.subscribe(EventFilter(kinds: [Glob("mark")]))
+    client.hub.receive(markEvent(1))
+    client.hub.receive(markEvent(2))
+    _ = client.subscription.nextOutgoingBody()
+    #expect(client.subscribe(EventFilter(kinds: [Glob("mark")]), history: true) == 2)
+    #expect(drain(client.subscription).map(\.seq) == [1, 2])
   }
 }
 
 @Suite struct EventHubTests {
-  @Test func historyReplaysTheRingThenLiveEventsWithoutGapOrOverlap() {
-    let hub = EventHub(historyCapacity: 5)
-    for seq in 1...3 { hub.receive(markEvent(seq)) }
-    let queue = ClientQueue(capacity: 10, maxBatch: 100, wake: {})
-    #expect(hub.subscribe(queue, filter: .all, history: true) == 3)
-    queue.release()
-    hub.receive(markEvent(4))
-    #expect(drain(queue).map(\.seq) == [1, 2, 3, 4])
+  @Test func historyReplaysTheLogThenLiveEventsWithoutGapOrOverlap() {
+    let client = Subscribed(historyCapacity: 5)
+    for seq in 1...3 { client.hub.receive(markEvent(seq)) }
+    #expect(client.subscribe(history: true) == 3)
+    client.hub.receive(markEvent(4))
+    #expect(drain(client.subscription).map(\.seq) == [1, 2, 3, 4])
+  }
+
+  @Test func aHistoryBeingReplayedSurvivesEviction() {
+    let client = Subscribed(historyCapacity: 300, capacity: 1_000, maxBatch: 10)
+    for seq in 1...300 { client.hub.receive(markEvent(seq)) }
+    #expect(client.subscribe(history: true) == 300)
+    _ = client.subscription.nextOutgoingBody()  // 1...10 sent
+    for seq in 301...900 { client.hub.receive(markEvent(seq)) }  // the log now keeps 601...900
+    let events = drain(client.subscription)
+    // The snapshot taken at subscribe time is the client's: all of it, then the loss after it.
+    #expect(events.prefix(290).map(\.seq) == Array(11...300))
+    #expect(events[290].payload == .dropped(Dropped(count: 300)))
+    #expect(events.dropFirst(291).map(\.seq) == Array(601...900))
   }
 
   @Test func evictedHistoryIsReportedAsDropped() {
-    let hub = EventHub(historyCapacity: 3)
-    for seq in 1...7 { hub.receive(markEvent(seq)) }
-    let queue = ClientQueue(capacity: 10, maxBatch: 100, wake: {})
-    #expect(hub.subscribe(queue, filter: .all, history: true) == 3)
-    queue.release()
-    let events = drain(queue)
+    let client = Subscribed(historyCapacity: 3)
+    for seq in 1...7 { client.hub.receive(markEvent(seq)) }
+    #expect(client.subscribe(history: true) == 3)
+    let events = drain(client.subscription)
     #expect(events.map(\.seq) == [4, 5, 6, 7])
     #expect(events[0].payload == .dropped(Dropped(count: 4)))
   }
 
   @Test func withoutHistoryOnlyLiveEvents() {
-    let hub = EventHub(historyCapacity: 3)
-    hub.receive(markEvent(1))
-    let queue = ClientQueue(capacity: 10, maxBatch: 100, wake: {})
-    #expect(hub.subscribe(queue, filter: .all, history: false) == 0)
-    queue.release()
-    hub.receive(markEvent(2))
-    #expect(drain(queue).map(\.seq) == [2])
+    let client = Subscribed(historyCapacity: 3)
+    client.hub.receive(markEvent(1))
+    #expect(client.subscribe() == 0)
+    client.hub.receive(markEvent(2))
+    #expect(drain(client.subscription).map(\.seq) == [2])
   }
 
   @Test func filteredHistory() {
-    let hub = EventHub(historyCapacity: 10)
-    hub.receive(markEvent(1))
-    hub.receive(Event(seq: 2, time: 2, payload: .dropped(Dropped(count: 1))))
-    hub.receive(Event(seq: 3, time: 3, payload: .storeCreated(StoreCreated(store: "A#1", type: "A", parent: nil, identity: "i"))))
-    let queue = ClientQueue(capacity: 10, maxBatch: 100, wake: {})
-    #expect(hub.subscribe(queue, filter: EventFilter(kinds: [Glob("store.*")]), history: true) == 2)
-    queue.release()
-    #expect(drain(queue).map(\.seq) == [2, 3])  // dropped passes every filter
+    let client = Subscribed(historyCapacity: 10)
+    client.hub.receive(markEvent(1))
+    client.hub.receive(Event(seq: 2, time: 2, payload: .dropped(Dropped(count: 1))))
+    client.hub.receive(Event(seq: 3, time: 3, payload: .storeCreated(StoreCreated(store: "A#1", type: "A", parent: nil, identity: "i"))))
+    #expect(client.subscribe(EventFilter(kinds: [Glob("store.*")]), history: true) == 2)
+    #expect(drain(client.subscription).map(\.seq) == [2, 3])  // dropped passes every filter
   }
 
-  @Test func unsubscribedQueuesGetNothing() {
-    let hub = EventHub(historyCapacity: 10)
-    let queue = ClientQueue(capacity: 10, maxBatch: 100, wake: {})
-    _ = hub.subscribe(queue, filter: .all, history: false)
-    queue.release()
-    hub.unsubscribe(queue)
-    hub.receive(markEvent(1))
-    #expect(hub.subscriberCount == 0)
-    #expect(queue.nextOutgoingBody() == nil)
-  }
-
-  @Test func ringKeepsTheNewest() {
-    var ring = EventRing(capacity: 3)
-    for seq in 1...5 { ring.append(markEvent(seq)) }
-    #expect(ring.elements.map(\.seq) == [3, 4, 5])
-    #expect(ring.removeFirst(upTo: 2).map(\.seq) == [3, 4])
-    ring.append(markEvent(6))
-    #expect(ring.elements.map(\.seq) == [5, 6])
-  }
-
-  @Test func ringAddsUpSizes() {
-    var ring = EventRing(capacity: 2)
-    ring.append(markEvent(1), size: 10)
-    ring.append(markEvent(2), size: 20)
-    ring.append(markEvent(3), size: 40)  // evicts 1
-    #expect(ring.bytes == 60)
-    #expect(ring.removeOldest()?.seq == 2)
-    #expect(ring.bytes == 40)
-    ring.removeAll()
-    #expect(ring.bytes == 0)
+  @Test func logKeepsTheNewestAcrossSegments() {
+    var log = EventLog(capacity: 600, byteLimit: .max)
+    for seq in 1...1_000 { log.append(markEvent(seq), size: 10) }
+    #expect(log.count == 600)
+    #expect(log.bytes == 6_000)
+    #expect(log.evicted == LostEvents(count: 400, lastSeq: 400, lastTime: 400))
+    let snapshot = log.snapshot
+    #expect((snapshot.first..<snapshot.end).map { snapshot.event(at: $0).seq } == Array(401...1_000))
+    #expect(snapshot.bytes(from: 990) == 100)
+    #expect(snapshot.start(keepingAtMost: 95, from: 0) == 991)
+    #expect(log.segments.count <= 4)  // evicted segments are let go
   }
 
   /// A state change carrying a string value of `bytes` bytes.
@@ -182,13 +225,11 @@ final class WakeCounter: Sendable {
   }
 
   @Test func historyIsBoundedByBytesToo() {
-    let hub = EventHub(historyCapacity: 100, historyByteLimit: 50_000)
-    for seq in 1...20 { hub.receive(bigEvent(seq, bytes: 10_000)) }
+    let client = Subscribed(historyCapacity: 100, historyByteLimit: 50_000)
+    for seq in 1...20 { client.hub.receive(bigEvent(seq, bytes: 10_000)) }
     // Four 10 kB events fit in 50 kB; the older ones were evicted and are reported.
-    let queue = ClientQueue(capacity: 100, maxBatch: 100, wake: {})
-    #expect(hub.subscribe(queue, filter: .all, history: true) == 4)
-    queue.release()
-    let events = drain(queue)
+    #expect(client.subscribe(history: true) == 4)
+    let events = drain(client.subscription)
     #expect(events.map(\.seq) == [16, 17, 18, 19, 20])
     #expect(events[0].payload == .dropped(Dropped(count: 16)))
     // One event larger than the whole budget is still kept (the newest always is).
@@ -197,19 +238,26 @@ final class WakeCounter: Sendable {
     #expect(small.bufferedCount == 1)
   }
 
-  @Test func aStalledClientsQueueIsBoundedByBytesToo() {
-    let queue = ClientQueue(capacity: 1_000, byteCapacity: 35_000, maxBatch: 100, wake: {})
-    queue.activate(filter: .all, history: [], evicted: nil)
-    queue.release()
-    for seq in 1...10 { queue.offer(bigEvent(seq, bytes: 10_000)) }  // 1...3 fit
-    #expect(queue.queuedCount == 3)
-    #expect(queue.droppedCount == 7)
-    let events = drain(queue)
-    #expect(events.map(\.seq) == [1, 2, 3, 10])
-    #expect(events.last?.payload == .dropped(Dropped(count: 7)))
-    // An empty queue takes an event however large, so a big event is never refused for good.
-    queue.offer(bigEvent(11, bytes: 100_000))
-    #expect(drain(queue).map(\.seq) == [11])
+  @Test func aStalledClientsBacklogIsBoundedByBytesToo() {
+    let client = Subscribed(historyCapacity: 1_000, capacity: 1_000, byteCapacity: 35_000)
+    client.subscribe()
+    for seq in 1...10 { client.hub.receive(bigEvent(seq, bytes: 10_000)) }  // the last 3 fit
+    let events = drain(client.subscription)
+    #expect(events.map(\.seq) == [7, 8, 9, 10])
+    #expect(events.first?.payload == .dropped(Dropped(count: 7)))
+    // However large, the newest event is never refused.
+    client.hub.receive(bigEvent(11, bytes: 100_000))
+    #expect(drain(client.subscription).map(\.seq) == [11])
+  }
+
+  @Test func aSubscriptionHoldsNoEventsOfItsOwn() {
+    // Subscribing and reading allocate nothing per event: the subscription only points into
+    // the hub's log (and lets go of it once read).
+    let client = Subscribed(historyCapacity: 20_000)
+    for seq in 1...1_000 { client.hub.receive(markEvent(seq)) }
+    client.subscribe(history: true)
+    #expect(drain(client.subscription).count == 1_000)
+    #expect(client.hub.bufferedCount == 1_000)
   }
 }
 

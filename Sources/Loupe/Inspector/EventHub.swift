@@ -1,69 +1,124 @@
-import LoupeRPC
+import Foundation
+import LoupeCore
 import Synchronization
 
-/// The inspector's sink on the bus: keeps the session's recent events in a ring buffer and
-/// hands each live event to every subscribed client's queue.
+/// The inspector's sink on the bus: keeps the session's recent events in an ``EventLog`` that
+/// every client reads at its own pace.
 ///
-/// ``receive(_:)`` runs on the program's thread inside the bus's lock and does only memory
-/// work under short locks: an append to the ring, then a filter check and an append per
-/// subscriber. Everything slow (encoding, writing) happens on each client's writer thread.
+/// ``receive(_:)`` runs on the program's thread inside the bus's lock and does O(1) work
+/// whatever the clients do: one append to the log under a short lock, and — when some client
+/// has read everything and waits — one signal to the hub's waker thread, which wakes them.
+/// No client's filter, history request or queue is touched there: each ``ClientSubscription``
+/// takes an O(1) snapshot of the log and filters and encodes it on its connection's writer
+/// thread.
 final class EventHub: EventSink, Sendable {
   private struct State {
-    var recent: EventRing
-    /// Events pushed out of the ring since the session started.
-    var evicted: LostEvents?
-    var subscribers: [ObjectIdentifier: ClientQueue] = [:]
-
-    mutating func noteEvicted(_ old: Event) {
-      evicted = LostEvents(count: (evicted?.count ?? 0) + 1, lastSeq: old.seq, lastTime: old.time)
-    }
+    var log: EventLog
+    var subscribers: Set<ObjectIdentifier> = []
+    /// Subscriptions that have read everything and wait for the next event.
+    var waiting: [ObjectIdentifier: ClientSubscription] = [:]
+    /// The waker was signalled and has not taken ``waiting`` yet.
+    var wakeScheduled = false
+    var wakerStarted = false
   }
 
   private let state: Mutex<State>
-  private let historyByteLimit: Int
+  private let wakeSignal = DispatchSemaphore(value: 0)
 
   /// - Parameters:
-  ///   - historyCapacity: how many recent events the ring keeps for late subscribers.
+  ///   - historyCapacity: how many recent events the log keeps for late subscribers (and
+  ///     for clients that fall behind).
   ///   - historyByteLimit: the most bytes they may hold (``Event/approximateBytes``): older
   ///     events are evicted past it too (the newest is always kept).
   init(historyCapacity: Int, historyByteLimit: Int = .max) {
-    state = Mutex(State(recent: EventRing(capacity: historyCapacity)))
-    self.historyByteLimit = historyByteLimit
+    state = Mutex(State(log: EventLog(capacity: historyCapacity, byteLimit: historyByteLimit)))
   }
+
+  deinit { wakeSignal.signal() }  // the waker thread, if any, sees the hub gone and ends
 
   func receive(_ event: Event) {
     let size = event.approximateBytes
-    state.withLock { state in
-      if let old = state.recent.append(event, size: size) { state.noteEvicted(old) }
-      while state.recent.bytes > historyByteLimit, state.recent.count > 1, let old = state.recent.removeOldest() {
-        state.noteEvicted(old)
-      }
-      for queue in state.subscribers.values { queue.offer(event, size: size) }
+    let wakes = state.withLock { state -> Bool in
+      state.log.append(event, size: size)
+      guard !state.waiting.isEmpty, !state.wakeScheduled else { return false }
+      state.wakeScheduled = true
+      return true
     }
+    if wakes { wakeSignal.signal() }
   }
 
-  /// Subscribes `queue` with `filter` (replacing an earlier subscription), replaying the ring
-  /// first when `history` is set. Returns how many buffered events were queued for replay.
-  /// History and live events cannot overlap or leave a gap: both happen under the hub's lock.
-  func subscribe(_ queue: ClientQueue, filter: EventFilter, history: Bool) -> Int {
-    state.withLock { state in
-      let replay = history ? state.recent.elements.filter(filter.matches) : []
-      queue.activate(filter: filter, history: replay, evicted: history ? state.evicted : nil)
-      state.subscribers[ObjectIdentifier(queue)] = queue
-      return replay.count
+  /// Starts (or restarts) `subscription` with `filter`, from the oldest event kept when
+  /// `history` is set, else from the next event. O(1) under the lock; the history is counted
+  /// on the caller's thread. Returns how many kept events pass the filter (0 without history).
+  func subscribe(_ subscription: ClientSubscription, filter: CompiledEventFilter, history: Bool) -> Int {
+    let (snapshot, evicted) = state.withLock { state in
+      state.subscribers.insert(ObjectIdentifier(subscription))
+      state.waiting[ObjectIdentifier(subscription)] = nil
+      return (state.log.snapshot, state.log.evicted)
     }
+    return subscription.activate(filter: filter, snapshot: snapshot, history: history, evicted: evicted)
   }
 
-  /// Ends `queue`'s subscription; with `keepingQueued`, what it holds is still sent.
-  func unsubscribe(_ queue: ClientQueue, keepingQueued: Bool = false) {
-    state.withLock { state in _ = state.subscribers.removeValue(forKey: ObjectIdentifier(queue)) }
+  /// Ends `subscription`; with `keepingQueued`, the events up to now are still sent.
+  func unsubscribe(_ subscription: ClientSubscription, keepingQueued: Bool = false) {
+    let end = state.withLock { state in
+      state.subscribers.remove(ObjectIdentifier(subscription))
+      state.waiting[ObjectIdentifier(subscription)] = nil
+      return state.log.end
+    }
     if keepingQueued {
-      queue.stopTaking()
+      subscription.stopTaking(at: end)
     } else {
-      queue.deactivate()
+      subscription.deactivate()
     }
+  }
+
+  /// What a subscription reading from `position` may read now: a snapshot of the log (O(1)),
+  /// and the loss when the log has evicted events at `position`. When there is nothing to
+  /// read and `waitingIfNone`, the subscription is woken (``ClientSubscription/hubHasEvents()``)
+  /// after the next event.
+  func read(from position: Int, for subscription: ClientSubscription, waitingIfNone: Bool) -> (
+    EventLogSnapshot, lost: LostEvents?
+  ) {
+    let (snapshot, evicted, startWaker) = state.withLock { state in
+      var startWaker = false
+      if position >= state.log.end, waitingIfNone, state.subscribers.contains(ObjectIdentifier(subscription)) {
+        state.waiting[ObjectIdentifier(subscription)] = subscription
+        startWaker = !state.wakerStarted
+        state.wakerStarted = true
+      }
+      return (state.log.snapshot, state.log.evicted, startWaker)
+    }
+    if startWaker { startWakerThread() }
+    guard position < snapshot.first, let evicted else { return (snapshot, nil) }
+    // `evicted` ends with the event just before `first`: the last of those lost here.
+    return (snapshot, LostEvents(count: snapshot.first - position, lastSeq: evicted.lastSeq, lastTime: evicted.lastTime))
+  }
+
+  /// The waker: one thread per hub, started when a client first waits, ended with the hub.
+  private func startWakerThread() {
+    let signal = wakeSignal
+    let thread = Thread { [weak self] in
+      while true {
+        signal.wait()
+        guard let hub = self else { return }
+        hub.wakeWaiting()
+      }
+    }
+    thread.name = "loupe.hub-waker"
+    thread.start()
+  }
+
+  private func wakeWaiting() {
+    let waiting = state.withLock { state in
+      state.wakeScheduled = false
+      defer { state.waiting = [:] }
+      return Array(state.waiting.values)
+    }
+    for subscription in waiting { subscription.hubHasEvents() }
   }
 
   var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-  var bufferedCount: Int { state.withLock { $0.recent.count } }
+  var bufferedCount: Int { state.withLock { $0.log.count } }
+  var waitingCount: Int { state.withLock { $0.waiting.count } }
 }

@@ -119,8 +119,8 @@ public final class Inspector: Sendable {
       throw InspectorError("Cannot set up a connection: \(error)")
     }
     let hub = startHub()
-    let queue = ClientQueue(
-      capacity: configuration.clientQueueCapacity, byteCapacity: configuration.clientQueueByteLimit,
+    let queue = ClientSubscription(
+      hub: hub, capacity: configuration.clientQueueCapacity, byteCapacity: configuration.clientQueueByteLimit,
       maxBatch: configuration.maxEventsPerNotification,
       wake: { [weak connection] in connection?.wakeWriter() })
     let activity = self.activity

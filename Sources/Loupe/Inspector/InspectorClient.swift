@@ -5,7 +5,7 @@ import Synchronization
 final class InspectorClient: ServerHandler, Sendable {
   let bus: EventBus
   let hub: EventHub
-  let queue: ClientQueue
+  let queue: ClientSubscription
   private let onSubscribe: @Sendable () -> Void
   private struct State {
     /// `loupe/state` requests waiting for the main actor.
@@ -18,7 +18,7 @@ final class InspectorClient: ServerHandler, Sendable {
 
   /// - Parameter onSubscribe: called after a `loupe/subscribe` was answered and its events
   ///   were let through.
-  init(bus: EventBus, hub: EventHub, queue: ClientQueue, onSubscribe: @escaping @Sendable () -> Void = {}) {
+  init(bus: EventBus, hub: EventHub, queue: ClientSubscription, onSubscribe: @escaping @Sendable () -> Void = {}) {
     self.bus = bus
     self.hub = hub
     self.queue = queue
@@ -39,7 +39,7 @@ final class InspectorClient: ServerHandler, Sendable {
       switch request.method {
       case SubscribeRequest.method:
         let subscribe = try request.decode(SubscribeRequest.self)
-        let history = hub.subscribe(queue, filter: subscribe.filter, history: subscribe.history)
+        let history = hub.subscribe(queue, filter: CompiledEventFilter(subscribe.filter), history: subscribe.history)
         // The answer is queued before any event of the subscription is let through.
         reply(SubscribeRequest.self, .init(history: history))
         queue.release()
