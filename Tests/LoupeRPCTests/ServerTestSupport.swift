@@ -26,6 +26,8 @@ final class TestHandler: ServerHandler, Sendable {
         reply(MarkRequest.self, .init(seq: seq))
       case StoresRequest.method:
         reply(StoresRequest.self, [StoreInfo(id: "App#1", type: "App", parent: nil, identity: "App#1@1")])
+      case "test/kilobyte":
+        reply.success(.string(String(repeating: "k", count: 1_000)))
       case "test/slow":
         slow.withLock { $0[request.id] = reply }
       default:

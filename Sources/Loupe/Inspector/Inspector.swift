@@ -133,7 +133,9 @@ public final class Inspector: Sendable {
         hub.unsubscribe(queue, keepingQueued: true)
         connection?.finish(drainingSource: true)
       },
-      onChange: activity.changed)
+      onChange: activity.changed,
+      // Half of what may wait unwritten: the reader pauses past that (see Connection).
+      maxAnswerBytes: connection.options.maxQueuedBytes / 2)
     let client = ServedClient(
       handler: handler, connection: connection, session: session, origin: origin, connectedAt: .now,
       isTerminal: isatty(input) == 1)

@@ -58,6 +58,11 @@ struct ObjectReader {
     case nil, .null?:
       guard allowAbsent else { throw ResponseError(code: errorCode, message: "\(context) are required") }
       object = JSONObject()
+    case .array(let elements)? where elements.isEmpty:
+      // By-position params with no position given: no params (Neovim's `vim.lsp.rpc` sends an
+      // empty Lua table as `[]`).
+      guard allowAbsent else { throw ResponseError(code: errorCode, message: "\(context) are required") }
+      object = JSONObject()
     case .object(let object)?:
       self.object = object
     case let other?:

@@ -7,6 +7,10 @@ import LoupeCore
 /// filter (and replays history again when asked).
 public struct SubscribeRequest: RequestType, Hashable {
   public static let method = "loupe/subscribe"
+  /// The most globs a filter may hold, all members together.
+  public static let maxFilterPatterns = 1_000
+  /// The longest glob a filter may hold, in UTF-8 bytes.
+  public static let maxPatternLength = 1_000
 
   public var filter: EventFilter
   public var history: Bool
@@ -24,6 +28,21 @@ public struct SubscribeRequest: RequestType, Hashable {
       throw .invalidParams("\(Self.method) params: \(error)")
     }
     history = try reader.optionalBool("history") ?? false
+    try Self.checkSize(of: filter)
+  }
+
+  /// Refuses a filter over ``maxFilterPatterns`` globs or with a glob over
+  /// ``maxPatternLength`` bytes (`-32602`, saying the limit).
+  static func checkSize(of filter: EventFilter) throws(ResponseError) {
+    let globs = [filter.kinds, filter.stores, filter.actions, filter.paths].compactMap { $0 }.joined()
+    let count = globs.count
+    guard count <= maxFilterPatterns else {
+      throw .invalidParams("\(method) params: 'filter' has \(count) patterns; at most \(maxFilterPatterns) are accepted")
+    }
+    if let long = globs.first(where: { $0.pattern.utf8.count > maxPatternLength }) {
+      throw .invalidParams(
+        "\(method) params: a 'filter' pattern is \(long.pattern.utf8.count) bytes long; at most \(maxPatternLength) are accepted")
+    }
   }
 
   public var params: JSON? {

@@ -15,7 +15,9 @@ extension ServerSession {
     let session = ServerSession(
       handler: handler,
       send: { [weak connection] body in connection?.send(body: body) },
-      exit: { [weak connection] in connection?.finish() })
+      exit: { [weak connection] in connection?.finish() },
+      // Half of what may wait unwritten: the reader pauses past that (see Connection).
+      maxAnswerBytes: connection.options.maxQueuedBytes / 2)
     connection.start(source: source, onFrame: { body in session.receive(body) }, onClose: onClose)
     return session
   }

@@ -60,6 +60,7 @@ public final class ServerSession: Sendable {
   private let send: @Sendable ([UInt8]) -> Void
   private let exit: @Sendable () -> Void
   private let onChange: @Sendable () -> Void
+  private let answerLimit: AnswerLimit
   private let state = Mutex(State())
 
   /// - Parameters:
@@ -69,10 +70,13 @@ public final class ServerSession: Sendable {
   ///     the last answer.
   ///   - onChange: called (on any thread) after each frame is handled and after each answer
   ///     is sent: when ``lifecycle`` or ``hasUnansweredRequests`` may have changed.
+  ///   - maxAnswerBytes: the largest body sent; an answer (or a batch's answers) over it is
+  ///     replaced by a `-32603` error that says so (see `protocol/errors.md`).
   public init(
     handler: any ServerHandler, send: @escaping @Sendable ([UInt8]) -> Void, exit: @escaping @Sendable () -> Void,
-    onChange: @escaping @Sendable () -> Void = {}
+    onChange: @escaping @Sendable () -> Void = {}, maxAnswerBytes: Int = 16 << 20
   ) {
+    answerLimit = AnswerLimit(maxBytes: maxAnswerBytes)
     self.handler = handler
     self.send = send
     self.exit = exit
@@ -106,8 +110,8 @@ public final class ServerSession: Sendable {
     case .single(let item):
       handle(item, batch: nil, index: 0)
     case .batch(let items):
-      let batch = BatchReply(count: items.count) { [send] messages in
-        if !messages.isEmpty { send(Message.batchBody(messages)) }
+      let batch = BatchReply(count: items.count) { [send, answerLimit] messages in
+        if !messages.isEmpty { send(answerLimit.batchBody(for: messages)) }
       }
       for (index, item) in items.enumerated() { handle(item, batch: batch, index: index) }
     }
@@ -240,7 +244,7 @@ public final class ServerSession: Sendable {
     if let batch {
       batch.fill(index, with: message)
     } else {
-      send(message.body)
+      send(answerLimit.body(for: message))
     }
     onChange()
   }

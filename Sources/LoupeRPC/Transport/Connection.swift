@@ -257,7 +257,8 @@ public final class Connection: @unchecked Sendable {
   /// Reads until the input ends or the connection stops; returns why it stopped.
   private func readLoop(onFrame: @Sendable ([UInt8]) -> Void) -> CloseReason {
     var decoder = FrameDecoder(limits: options.frameLimits)
-    var buffer = [UInt8](repeating: 0, count: options.readBufferSize)
+    // Small until the peer sends much: an idle connection costs little memory.
+    var buffer = [UInt8](repeating: 0, count: min(4 << 10, options.readBufferSize))
     var why: CloseReason = .closedLocally
     reading: while true {
       guard Posix.wait(for: input, events: Int16(POLLIN), orWake: readerWake.read) else { break }
@@ -271,12 +272,17 @@ public final class Connection: @unchecked Sendable {
         break reading
       case .success(let count):
         decoder.append(buffer[0..<count])
+        if count == buffer.count, buffer.count < options.readBufferSize {
+          buffer = [UInt8](repeating: 0, count: min(buffer.count * 4, options.readBufferSize))
+        }
       }
       while true {
         switch decoder.next() {
         case .frame(let body):
           onFrame(body)
-          if isFinishingOrAborted { break reading }
+          // A peer that is gone (its answers cannot be written) gets none of its buffered
+          // frames handled; one that does not read its answers is not read from either.
+          if !waitForRoomToAnswer() { break reading }
         case .needMoreData:
           continue reading
         case .failed(let error):
@@ -297,10 +303,16 @@ public final class Connection: @unchecked Sendable {
     return why
   }
 
-  private var isFinishingOrAborted: Bool {
+  /// Waits while the unwritten answers hold more than half of ``Options/maxQueuedBytes`` (a
+  /// peer that sends requests but reads its answers slowly, or not at all), so that they stay
+  /// bounded without closing a peer that does read. Returns whether to go on reading.
+  private func waitForRoomToAnswer() -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    return finishing || aborted
+    while outboxBytes > options.maxQueuedBytes / 2, !finishing, !aborted {
+      condition.wait()
+    }
+    return !finishing && !aborted
   }
 
   private func writeLoop() {
@@ -321,6 +333,7 @@ public final class Connection: @unchecked Sendable {
         let frames = outbox
         outbox = []
         outboxBytes = 0
+        condition.broadcast()  // the reader may wait for room
         condition.unlock()
         let bytes = frames.count == 1 ? frames[0] : Array(frames.joined())
         if let failure = write(bytes) {
@@ -353,8 +366,12 @@ public final class Connection: @unchecked Sendable {
     condition.lock()
     if reason == nil { reason = why ?? .closedLocally }
     writerDone = true
-    // A writer that cannot write ends the reader too: nobody is listening.
-    if why != nil, !descriptorsClosed { latch(readerWake.write) }
+    // A writer that cannot write ends the reader too, at once: nobody is listening, so the
+    // frames it has buffered are not handled.
+    if why != nil {
+      aborted = true
+      if !descriptorsClosed { latch(readerWake.write) }
+    }
     condition.broadcast()
     let finished = endIfDone()
     condition.unlock()
