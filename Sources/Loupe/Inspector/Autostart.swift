@@ -15,6 +15,7 @@ import Foundation
 /// | `LOUPE_REDACT=GLOB,...` | redact these state paths everywhere |
 /// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
 /// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
+/// | `LOUPE_MAX_CLIENTS=N` | the most socket clients served at once (default 32); more are refused with an error |
 ///
 /// A value that cannot be honoured (a bad `LOUPE`, a socket path in use) is reported on stderr
 /// as `loupe: …` and otherwise ignored: the program always runs.
@@ -40,6 +41,13 @@ public enum InspectorAutostart {
         inspector.configuration.exitFlushTimeout = timeout
       } else {
         problems.append("ignoring LOUPE_EXIT_TIMEOUT=\(value) (expected seconds from 0 to 3600, e.g. 2 or 0.5)")
+      }
+    }
+    if let value = environment["LOUPE_MAX_CLIENTS"] {
+      if let count = Int(value.trimmingCharacters(in: .whitespaces)), (1...100_000).contains(count) {
+        inspector.configuration.maxClients = count
+      } else {
+        problems.append("ignoring LOUPE_MAX_CLIENTS=\(value) (expected a number of clients from 1 to 100000, e.g. 32)")
       }
     }
     if let redact = environment["LOUPE_REDACT"] {

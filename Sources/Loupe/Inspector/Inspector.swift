@@ -83,12 +83,14 @@ public final class Inspector: Sendable {
       ExitFlush.register(self)
       // Buffer from now on, so a client that connects later can ask for everything.
       _ = startHub()
-      listener.start { [weak self] fd in
+      let outOfDescriptors = ClientRefusal.frame("This program is out of file descriptors: try again later")
+      listener.start(refusal: outOfDescriptors) { [weak self] fd in
         guard let self else { return closeDescriptor(fd) }
+        if let refusal = self.refusal(for: fd) { return ClientRefusal.send(refusal, to: fd) }
         do {
           try self.serve(input: fd, output: fd, origin: .socket)
         } catch {
-          closeDescriptor(fd)
+          ClientRefusal.send(ClientRefusal.frame("This program cannot serve a client now (\(error)): try again later"), to: fd)
         }
       }
     case .record(let path):
@@ -151,6 +153,28 @@ public final class Inspector: Sendable {
         self?.state.withLock { _ = $0.clients.removeValue(forKey: key) }
         activity.changed()
       })
+  }
+
+  /// Why the socket client on `fd` cannot be served, as the frame that tells it; `nil` when
+  /// it can. Served clients are bounded by ``InspectorConfiguration/maxClients``, and by the
+  /// descriptors the program needs for itself (``InspectorConfiguration/reservedDescriptors``).
+  private func refusal(for fd: Int32) -> [UInt8]? {
+    let (configuration, socketClients) = state.withLock { state in
+      (state.configuration, state.clients.values.count { $0.origin == .socket })
+    }
+    if socketClients >= configuration.maxClients {
+      return ClientRefusal.frame(
+        "This program serves at most \(configuration.maxClients) clients at once (LOUPE_MAX_CLIENTS): try again when one has left")
+    }
+    // A connection takes 4 more descriptors (its wake pipes); descriptors are handed out
+    // lowest first, so `fd` tells how many are in use.
+    let limit = ClientRefusal.descriptorLimit
+    let reserved = configuration.reservedDescriptors ?? max(64, limit / 8)
+    if limit != .max, Int(fd) + 4 + reserved >= limit {
+      return ClientRefusal.frame(
+        "This program keeps its last \(reserved) of \(limit) file descriptors for itself: try again when a client has left")
+    }
+    return nil
   }
 
   /// The hub, attached to the bus on first use (which starts the session).

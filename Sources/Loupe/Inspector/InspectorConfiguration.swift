@@ -13,11 +13,12 @@ public struct InspectorConfiguration: Sendable, Hashable {
   /// past it the oldest are evicted too, so that large events (a whole state inserted at a
   /// new identity) cannot make the buffer grow with their size. Default 12 MB.
   public var historyByteLimit: Int
-  /// Live events queued per client that does not keep up; beyond it events are dropped and
-  /// reported as a `dropped` event.
+  /// How many events a client that does not keep up may fall behind the newest (it reads
+  /// them from the shared history, so this costs no memory of its own); beyond it, and
+  /// beyond what the history keeps, the oldest are dropped and reported as a `dropped` event.
   public var clientQueueCapacity: Int
-  /// The most bytes a client's queued live events may hold; past it events are dropped as
-  /// past ``clientQueueCapacity``. Default 12 MB.
+  /// The most bytes of events a client may fall behind; past it events are dropped as past
+  /// ``clientQueueCapacity``. Default 12 MB.
   public var clientQueueByteLimit: Int
   /// Most events per `loupe/events` notification.
   public var maxEventsPerNotification: Int
@@ -36,12 +37,24 @@ public struct InspectorConfiguration: Sendable, Hashable {
   public var exitFlushTimeout: Duration
   /// The largest frame body accepted from a client.
   public var maxFrameBodySize: Int
+  /// The most socket clients (`LOUPE=unix:`) served at once; one more is refused with an
+  /// error it can read (`-32001`, see `protocol/errors.md`) and closed. Each costs about two
+  /// threads and five descriptors. `LOUPE_MAX_CLIENTS=N` sets it; default 32. A client is
+  /// also refused when accepting it would leave the program fewer than ``reservedDescriptors``
+  /// free descriptors.
+  public var maxClients: Int
+  /// Descriptors kept free for the program's own files: clients are refused before they use
+  /// them. Default: 64, or an eighth of the process's limit (`ulimit -n`) when that is more.
+  public var reservedDescriptors: Int?
 
   public init(
     historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,
     recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20,
-    historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20, recordQueueByteLimit: Int = 32 << 20
+    historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20, recordQueueByteLimit: Int = 32 << 20,
+    maxClients: Int = 32, reservedDescriptors: Int? = nil
   ) {
+    self.maxClients = maxClients
+    self.reservedDescriptors = reservedDescriptors
     self.historyCapacity = historyCapacity
     self.historyByteLimit = historyByteLimit
     self.clientQueueCapacity = clientQueueCapacity

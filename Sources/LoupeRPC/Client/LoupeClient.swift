@@ -34,6 +34,8 @@ public final class LoupeClient: Sendable {
   private struct State {
     var nextID = 0
     var pending: [RequestID: CheckedContinuation<Result<JSON, ClientError>, Never>] = [:]
+    /// An error the server sent with id `null` (a refusal), reported when it closes.
+    var serverError: ResponseError?
     var closeReason: Connection.CloseReason?
     var closeWaiters: [CheckedContinuation<Connection.CloseReason, Never>] = []
     var started = false
@@ -157,13 +159,13 @@ public final class LoupeClient: Sendable {
     }
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSON, ClientError>, Never>) in
-        let closed: Connection.CloseReason? = state.withLock { state in
-          if let reason = state.closeReason { return reason }
+        let closed: ClientError? = state.withLock { state in
+          if let reason = state.closeReason { return state.serverError.map(ClientError.response) ?? .connectionClosed(reason) }
           state.pending[id] = continuation
           return nil
         }
         if let closed {
-          continuation.resume(returning: .failure(.connectionClosed(closed)))
+          continuation.resume(returning: .failure(closed))
         } else {
           write(.request(id: id, method: method, params: params))
         }
@@ -250,6 +252,10 @@ public final class LoupeClient: Sendable {
       state.withLock { $0.onNotification }?(method, params)
     case .message(.request(let id, _, _)):
       write(.failure(id: id, .methodNotFound("client methods")))
+    case .message(.response(nil, .failure(let error))):
+      // Sent alone, before the server closes: a refusal (`-32001`). Requests waiting when the
+      // connection then closes fail with it, not with a bare "connection closed".
+      state.withLock { $0.serverError = error }
     case .message(.response(nil, _)), .invalid:
       return  // an error about something we sent that had no readable id; nothing to resume
     }
@@ -264,7 +270,10 @@ public final class LoupeClient: Sendable {
       }
       return (Array(state.pending.values), state.closeWaiters)
     }
-    for continuation in pending { continuation.resume(returning: .failure(.connectionClosed(reason))) }
+    let serverError = state.withLock { $0.serverError }
+    for continuation in pending {
+      continuation.resume(returning: .failure(serverError.map(ClientError.response) ?? .connectionClosed(reason)))
+    }
     for waiter in waiters { waiter.resume(returning: reason) }
     eventSink.finish()
   }

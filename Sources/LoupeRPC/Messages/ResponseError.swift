@@ -33,6 +33,10 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
     public static let internalError = Code(rawValue: -32603)
     /// A request other than `initialize` arrived before `initialize`.
     public static let serverNotInitialized = Code(rawValue: -32002)
+    /// The program refuses the connection: it serves as many clients as it may
+    /// (`LOUPE_MAX_CLIENTS`) or is short of file descriptors. Sent once, with id `null`,
+    /// before the connection is closed.
+    public static let serverBusy = Code(rawValue: -32001)
     /// The request was cancelled by `$/cancelRequest` before it completed.
     public static let requestCancelled = Code(rawValue: -32800)
 

@@ -59,13 +59,13 @@ enum Posix {
   }
 
   /// Waits until `fd` is ready for `events` or `wake` is readable. Returns `false` when woken.
-  static func wait(for fd: Int32, events: Int16, orWake wake: Int32) -> Bool {
+  static func wait(for fd: Int32, events: Int16, orWake wake: Int32, timeoutMilliseconds: Int32 = -1) -> Bool {
     var fds = [
       pollfd(fd: fd, events: events, revents: 0),
       pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
     ]
     while true {
-      let result = poll(&fds, 2, -1)
+      let result = poll(&fds, 2, timeoutMilliseconds)
       if result < 0 {
         if errno == EINTR { continue }
         return true  // let the caller's read or write report the problem
@@ -111,6 +111,13 @@ enum Posix {
     case abandoned
     case peerGone
     case failed(Failure)
+  }
+
+  /// Sleeps `milliseconds`, or until `wake` is readable; returns `false` when woken.
+  static func sleep(milliseconds: Int32, orWake wake: Int32) -> Bool {
+    var pollFD = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+    let result = poll(&pollFD, 1, milliseconds)
+    return !(result > 0 && pollFD.revents != 0)
   }
 
   static func closeDescriptor(_ fd: Int32) {

@@ -88,23 +88,50 @@ public final class UnixSocketListener: @unchecked Sendable {
 
   /// Accepts clients on a background thread until ``close()``; each accepted descriptor is
   /// close-on-exec and non-blocking, and belongs to `onAccept`.
-  public func start(onAccept: @escaping @Sendable (Int32) -> Void) {
+  ///
+  /// When the process is out of descriptors (`EMFILE`, `ENFILE`) the waiting client is still
+  /// taken — with a descriptor kept in reserve for that — sent `refusal` (a frame it can read)
+  /// and closed, and the loop backs off (10 ms, doubling up to 1 s) instead of spinning on a
+  /// listening socket that stays readable; it recovers by itself once descriptors are free.
+  public func start(refusal: [UInt8] = [], onAccept: @escaping @Sendable (Int32) -> Void) {
     lock.lock()
     defer { lock.unlock() }
     guard !closed, !started else { return }
     started = true
     let thread = Thread { [self] in
-      defer { releaseDescriptors() }
+      var reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+      defer {
+        if reserve >= 0 { Posix.closeDescriptor(reserve) }
+        releaseDescriptors()
+      }
+      var backoff: Int32 = 0
       while Posix.wait(for: fd, events: Int16(POLLIN), orWake: wake.read) {
         let client = accept(fd, nil, nil)
-        if client < 0 {
-          if errno == EINTR || errno == EAGAIN || errno == ECONNABORTED { continue }
-          if isClosed { break }
+        if client >= 0 {
+          backoff = 0
+          Posix.setCloseOnExec(client)
+          Posix.setNonBlocking(client)
+          onAccept(client)
+          if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
           continue
         }
-        Posix.setCloseOnExec(client)
-        Posix.setNonBlocking(client)
-        onAccept(client)
+        let error = errno
+        if error == EINTR || error == EAGAIN || error == ECONNABORTED { continue }
+        if isClosed { break }
+        guard error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM else { continue }
+        // Out of descriptors: free the reserve to take the client, tell it why, let it go.
+        if reserve >= 0 {
+          Posix.closeDescriptor(reserve)
+          let refused = accept(fd, nil, nil)
+          if refused >= 0 {
+            Posix.setNonBlocking(refused)
+            _ = refusal.withUnsafeBytes { write(refused, $0.baseAddress, $0.count) }
+            Posix.closeDescriptor(refused)
+          }
+          reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        backoff = min(max(backoff * 2, 10), 1_000)
+        guard Posix.sleep(milliseconds: backoff, orWake: wake.read) else { break }
       }
     }
     thread.name = "loupe.accept"

@@ -1,0 +1,24 @@
+import Foundation
+import LoupeRPC
+
+/// The one frame a socket client the program will not serve receives before its connection
+/// is closed: a JSON-RPC error with id `null` and code `-32001` (``ResponseError/Code/serverBusy``)
+/// saying why, so `loupe attach` or an editor can show it instead of a bare closed socket.
+enum ClientRefusal {
+  static func frame(_ message: String) -> [UInt8] {
+    FrameEncoder.frame(Message.failure(id: nil, ResponseError(code: .serverBusy, message: message)).body)
+  }
+
+  /// Writes `frame` without waiting (the socket is non-blocking and the frame small) and closes.
+  static func send(_ frame: [UInt8], to fd: Int32) {
+    _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+  }
+
+  /// The process's limit on open descriptors (`ulimit -n`); `Int.max` when unlimited.
+  static var descriptorLimit: Int {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+    return limit.rlim_cur == rlim_t.max ? .max : Int(clamping: limit.rlim_cur)
+  }
+}
