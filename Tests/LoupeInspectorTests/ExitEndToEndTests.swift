@@ -16,7 +16,7 @@ import Testing
       let client = try Probe.launchStdio(
         ["--burst", "3", "--exit-status", "7"], environment: ["LOUPE_EXIT_TIMEOUT": "60"], stderr: stderr.fileHandleForWriting)
       try stderr.fileHandleForWriting.close()
-      try Probe.waitForLine("probe: burst-done", in: stderr.fileHandleForReading)
+      try await Probe.waitForLine("probe: burst-done", in: stderr.fileHandleForReading)
       var reader = EventReader(client)
 
       // It keeps serving: initialize, queries, and subscribe with the whole history.
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func aSocketClientInItsHandshakeWhenTheProgramExitsGetsEveryEvent() async throws {
-    let probe = try Probe.Listening(["--burst", "2", "--hold"], environment: ["LOUPE_EXIT_TIMEOUT": "60"])
+    let probe = try await Probe.Listening.start(["--burst", "2", "--hold"], environment: ["LOUPE_EXIT_TIMEOUT": "60"])
     let watcher = try await probe.connect()
     var watcherReader = EventReader(watcher)
     _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))

@@ -40,11 +40,26 @@ enum Probe {
     let process: Process
     let socketPath: String
 
-    init(_ arguments: [String] = ["--hold"], environment: [String: String] = [:]) throws {
+    /// Launches the probe and waits (on a thread of its own) until it says its socket is
+    /// listening. `descriptorLimit` runs it under `ulimit -n`.
+    static func start(
+      _ arguments: [String] = ["--hold"], environment: [String: String] = [:], descriptorLimit: Int? = nil
+    ) async throws -> Listening {
+      let probe = try Listening(arguments, environment: environment, descriptorLimit: descriptorLimit)
+      try await Probe.waitForLine("probe: ready", in: probe.output)
+      return probe
+    }
+
+    private init(_ arguments: [String], environment: [String: String], descriptorLimit: Int?) throws {
       socketPath = Probe.temporaryPath("sock")
       process = Process()
-      process.executableURL = URL(fileURLWithPath: Probe.executable)
-      process.arguments = ["probe"] + arguments
+      if let descriptorLimit {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", Probe.executable, "probe"] + arguments
+      } else {
+        process.executableURL = URL(fileURLWithPath: Probe.executable)
+        process.arguments = ["probe"] + arguments
+      }
       var env = ProcessInfo.processInfo.environment
       env["LOUPE"] = "unix:\(socketPath)"
       env["LOUPE_RECORD"] = nil
@@ -55,8 +70,6 @@ enum Probe {
       process.standardError = Probe.devNull
       try process.run()
       output = stdout.fileHandleForReading
-      // Block until the probe reports that its socket is listening.
-      try Probe.waitForLine("probe: ready", in: output)
     }
 
     /// The probe's stdout (`probe: …` progress lines).
@@ -84,13 +97,21 @@ enum Probe {
     }
   }
 
-  /// Blocks until `line` appears in what `handle` reads (the probe's progress lines).
-  static func waitForLine(_ line: String, in handle: FileHandle) throws {
-    var seen = Data()
-    while !String(decoding: seen, as: UTF8.self).contains(line + "\n") {
-      let chunk = handle.availableData
-      if chunk.isEmpty { throw InspectorError("the probe ended before saying '\(line)'") }
-      seen.append(chunk)
+  /// Waits until `line` appears in what `handle` reads (the probe's progress lines), reading
+  /// on a thread of its own so that no test holds one of the shared threads meanwhile.
+  static func waitForLine(_ line: String, in handle: FileHandle) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      Thread {
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains(line + "\n") {
+          let chunk = handle.availableData
+          if chunk.isEmpty {
+            return continuation.resume(throwing: InspectorError("the probe ended before saying '\(line)'"))
+          }
+          seen.append(chunk)
+        }
+        continuation.resume()
+      }.start()
     }
   }
 

@@ -6,7 +6,7 @@ import Testing
 /// A real program listening with `LOUPE=unix:PATH`, with real sockets.
 @Suite(.timeLimit(.minutes(2))) struct SocketEndToEndTests {
   @Test func severalClientsEachWithItsOwnFilter() async throws {
-    let probe = try Probe.Listening()
+    let probe = try await Probe.Listening.start()
     var info = stat()
     #expect(lstat(probe.socketPath, &info) == 0)
     #expect(info.st_mode & S_IFMT == S_IFSOCK)
@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func garbageClosesOnlyThatConnection() async throws {
-    let probe = try Probe.Listening()
+    let probe = try await Probe.Listening.start()
     let good = try await probe.connect()
     let fd = try UnixSocket.connect(to: probe.socketPath)
     let garbage = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
@@ -70,7 +70,7 @@ import Testing
   }
 
   @Test func aClientThatNeverReadsDoesNotHoldTheProgramBack() async throws {
-    let probe = try Probe.Listening()
+    let probe = try await Probe.Listening.start()
     // The stalled client: subscribes to everything, then never reads a byte.
     let stalled = try UnixSocket.connect(to: probe.socketPath)
     for message in [
@@ -113,7 +113,7 @@ import Testing
   }
 
   @Test func aClientProcessKilledMidStreamLeavesTheProgramRunning() async throws {
-    let probe = try Probe.Listening()
+    let probe = try await Probe.Listening.start()
     let watcher = try await probe.connect()
     var watcherReader = EventReader(watcher)
     _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
@@ -124,9 +124,9 @@ import Testing
     let output = Pipe()
     doomed.standardOutput = output
     try doomed.run()
-    try Probe.waitForLine("probe: subscribed", in: output.fileHandleForReading)
+    try await Probe.waitForLine("probe: subscribed", in: output.fileHandleForReading)
     _ = try await watcher.send(MarkRequest(label: "probe:burst 30000"))
-    try Probe.waitForLine("probe: streaming", in: output.fileHandleForReading)
+    try await Probe.waitForLine("probe: streaming", in: output.fileHandleForReading)
     kill(doomed.processIdentifier, SIGKILL)  // mid-stream: the burst is still being sent
     doomed.waitUntilExit()
     #expect(doomed.terminationReason == .uncaughtSignal)

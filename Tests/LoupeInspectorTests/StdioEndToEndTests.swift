@@ -111,7 +111,7 @@ import Testing
     let stderr = Pipe()
     let client = try Probe.launchStdio(["--burst", "8000", "--hold"], stderr: stderr.fileHandleForWriting)
     try stderr.fileHandleForWriting.close()
-    try Probe.waitForLine("probe: burst-done", in: stderr.fileHandleForReading)
+    try await Probe.waitForLine("probe: burst-done", in: stderr.fileHandleForReading)
     var reader = EventReader(client)
     _ = try await client.initialize(clientName: "tests")
     let history = try await client.subscribe(SubscribeRequest(history: true))
@@ -124,7 +124,7 @@ import Testing
     client.program?.terminate()
   }
 
-  @Test func aClientThatWritesItsSessionAndClosesItsEndGetsEveryAnswerAndItsHistory() throws {
+  @Test func aClientThatWritesItsSessionAndClosesItsEndGetsEveryAnswerAndItsHistory() async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Probe.executable)
     process.arguments = ["probe", "--burst", "2000", "--hold", "--seconds", "30"]
@@ -142,7 +142,7 @@ import Testing
     defer { process.terminate() }
     // After the burst the history is thousands of events, far more than a pipe holds: most of
     // it is still queued when the session ends, since nothing is read until then.
-    try Probe.waitForLine("probe: burst-done", in: progress.fileHandleForReading)
+    try await Probe.waitForLine("probe: burst-done", in: progress.fileHandleForReading)
     let session: [Message] = [
       .request(id: 1, method: "initialize", params: [:]),
       .request(id: 2, method: "loupe/subscribe", params: ["history": true]),
