@@ -168,7 +168,7 @@ enum MalformedInput {
   /// Params of known methods: `-32602` naming what is wrong.
   static let params: [WireCase] = [
     WireCase(
-      id: "params.subscribe-array", bytes: frame(#"{"jsonrpc":"2.0","id":1,"method":"loupe/subscribe","params":[]}"#),
+      id: "params.subscribe-array", bytes: frame(#"{"jsonrpc":"2.0","id":1,"method":"loupe/subscribe","params":[true]}"#),
       outcome: .answers(errorAnswer(id: "1", -32602, "loupe/subscribe params must be an object, not array"))),
     WireCase(
       id: "params.subscribe-kinds-a-string",
@@ -223,8 +223,12 @@ enum MalformedInput {
       id: "params.stores-array", bytes: frame(#"{"jsonrpc":"2.0","id":15,"method":"loupe/stores","params":[1]}"#),
       outcome: .answers(errorAnswer(id: "15", -32602, "loupe/stores params must be an object, not array"))),
     WireCase(
-      id: "params.unsubscribe-array", bytes: frame(#"{"jsonrpc":"2.0","id":16,"method":"loupe/unsubscribe","params":[]}"#),
+      id: "params.unsubscribe-array", bytes: frame(#"{"jsonrpc":"2.0","id":16,"method":"loupe/unsubscribe","params":[{}]}"#),
       outcome: .answers(errorAnswer(id: "16", -32602, "loupe/unsubscribe params must be an object, not array"))),
+    // `[]` means no params (what Neovim sends for an empty Lua table): fine where all are optional.
+    WireCase(
+      id: "params.mark-empty-array", bytes: frame(#"{"jsonrpc":"2.0","id":18,"method":"loupe/mark","params":[]}"#),
+      outcome: .answers(errorAnswer(id: "18", -32602, "loupe/mark params are required"))),
     WireCase(
       id: "params.initialize-client-info-a-string", initialized: false,
       bytes: frame(#"{"jsonrpc":"2.0","id":17,"method":"initialize","params":{"clientInfo":"nvim"}}"#),
