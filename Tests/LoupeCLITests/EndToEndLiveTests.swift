@@ -100,6 +100,26 @@ import Testing
     #expect(reader.truncation == nil)
   }
 
+  /// Regression: a program that printed garbage and ignored SIGTERM kept `loupe attach`
+  /// waiting, silent, until it ended by itself (here: ten minutes).
+  @Test(arguments: ["attach", "record"])
+  func aProgramThatBreaksTheProtocolAndIgnoresSIGTERMIsKilled(command: String) async throws {
+    let dir = TemporaryDirectory()
+    // The issue's `trap '' TERM INT; echo garbage; sleep 600`, with the sleep's pid written down
+    // (and its stderr away from ours) so that the test can end it once the shell is killed.
+    let pidFile = dir.file("sleep.pid")
+    let script = "trap '' TERM INT; echo garbage; sleep 600 2>/dev/null & echo $! > '\(pidFile)'; wait"
+    let stubborn = ["--", "/bin/sh", "-c", script]
+    let arguments = command == "attach" ? ["attach"] + stubborn : ["record", dir.file("x.loupe")] + stubborn
+    let run = try await BuiltProducts.runDetached("loupe", arguments)
+    if let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+      kill(pid, SIGKILL)
+    }
+    #expect(run.status == 3)
+    #expect(run.stderr.hasPrefix("Error: '/bin/sh' does not speak the Loupe protocol"))
+    #expect(run.stderr.hasSuffix(" It ignored SIGTERM for 3 s, so loupe stopped it with SIGKILL.\n"))
+  }
+
   @Test func programsThatDoNotSpeakTheProtocol() throws {
     // Output that is not LSP framing, from a program that is still running.
     let chatty = try BuiltProducts.run("loupe", ["attach", "--", "/bin/sh", "-c", "printf 'hello\\r\\n\\r\\n'; exec sleep 30"])

@@ -47,7 +47,7 @@ import Testing
     #expect(
       bad.stderr == """
         Error: Invalid value 'soon' for '--seconds': expected a number of seconds (up to 3600)
-        Usage: loupe-examples <scenario> [--seconds N] [--speed X] [--quiet] [--shared-cancellation]
+        Usage: loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation]
         See 'loupe-examples --help'.
 
         """)

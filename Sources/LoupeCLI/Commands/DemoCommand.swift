@@ -20,7 +20,8 @@ struct DemoCommand: Command {
     options: [
       .option(
         "--seconds", value: "N",
-        help: "How long the scenario runs, in seconds (default: one pass of its story: pages 4.4, game 4.1, todos 4.2).")
+        help:
+          "How long the scenario runs, in seconds (default: one pass of its story: pages 4.4, game 4.1, todos 4.2); a busy machine that plays it late still plays it whole.")
     ],
     examples: [
       ("loupe demo", "The pages scenario: one store cancels another's timer"),
@@ -53,10 +54,11 @@ struct DemoCommand: Command {
     let trace = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-demo-\(scenario).loupe").path
     let style = context.style
     let seconds = self.seconds.flatMap(Double.init) ?? demo.seconds
-    let arguments = [scenario] + demo.arguments + ["--seconds", Self.number(seconds)]
+    // `--once`: the whole story however busy the machine is; `--seconds`: when it ends.
+    let arguments = [scenario] + demo.arguments + ["--once", "--seconds", Self.number(seconds)]
     context.stdout.line(
       style.bold("loupe attach -- loupe-examples " + arguments.joined(separator: " "))
-        + style.dim("  (ends by itself after \(Self.number(seconds)) s)"))
+        + style.dim("  (ends by itself once its story has played, after about \(Self.number(seconds)) s)"))
     context.stdout.line()
     let session = AttachSession(target: .launch([examples] + arguments), filter: .all, format: .text, recordPath: trace)
     let status = try await session.run(in: context)

@@ -103,8 +103,10 @@ struct AttachSession {
     } catch {
       hint.cancel()
       recording?.finish()
-      let ended = await endedProgram(client)
-      throw CommandFailure(Self.handshakeFailure(name: name, request: request, error: error, ended: ended))
+      let (ended, killed) = await endedProgram(client, brokeProtocol: Self.brokeProtocol(error))
+      var message = Self.handshakeFailure(name: name, request: request, error: error, ended: ended)
+      if killed { message += " " + Self.killedNote }
+      throw CommandFailure(message)
     }
 
     var renderer = TimelineRenderer(style: context.style)
@@ -124,6 +126,11 @@ struct AttachSession {
 
     var status = ExitStatus.success
     if let program = client.program {
+      // A program that broke the protocol mid-session may never end by itself.
+      if case .framingError(let framing) = await client.waitUntilClosed() {
+        context.warn("'\(name)' broke the Loupe protocol (\(framing)); stopping it")
+        if await program.stop().killed { context.warn(Self.killedNote) }
+      }
       let ended = await program.waitForExit()
       status = ended.shellStatus
       if case .signalled = ended { context.note("'\(name)' \(ended)") }
@@ -135,18 +142,30 @@ struct AttachSession {
     return status
   }
 
-  /// The launched program's end, if it has ended or ends within a second.
-  private func endedProgram(_ client: LoupeClient) async -> LaunchedProgram.ExitStatus? {
-    guard let program = client.program else { return nil }
-    if let status = program.exitStatus { return status }
+  /// Said when a program had to be killed: it ignored SIGTERM.
+  static let killedNote =
+    "It ignored SIGTERM for \(Int(LaunchedProgram.terminationGrace.components.seconds)) s, so loupe stopped it with SIGKILL."
+
+  /// Whether `error` means the program broke the protocol (its output is not Loupe's).
+  static func brokeProtocol(_ error: ClientError) -> Bool {
+    if case .connectionClosed(.framingError) = error { return true }
+    return false
+  }
+
+  /// The launched program's end, if it has ended or ends within a second; then it is stopped
+  /// (SIGTERM, and SIGKILL after ``LaunchedProgram/terminationGrace``) — at once when it broke
+  /// the protocol. Returns whether SIGKILL was needed.
+  private func endedProgram(_ client: LoupeClient, brokeProtocol: Bool) async -> (LaunchedProgram.ExitStatus?, killed: Bool) {
+    guard let program = client.program else { return (nil, false) }
+    if let status = program.exitStatus { return (status, false) }
     let waiter = Task { await program.waitForExit() }
-    let timeout = Task {
-      try await Task.sleep(for: .seconds(1))
-      program.terminate()
+    let stopper = Task {
+      if !brokeProtocol { try await Task.sleep(for: .seconds(1)) }
+      return await program.stop().killed
     }
     let status = await waiter.value
-    timeout.cancel()
-    return status
+    stopper.cancel()  // not needed if it ended by itself within the second
+    return (status, (try? await stopper.value) ?? false)
   }
 
   /// Why `request` (`initialize` or `loupe/subscribe`) got no answer, for the user.

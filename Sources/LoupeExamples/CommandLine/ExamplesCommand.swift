@@ -1,7 +1,7 @@
 /// The command line of `loupe-examples`, parsed and validated (running is ``ExamplesMain``).
 ///
 /// ```
-/// loupe-examples pages|game|todos [--seconds N] [--speed X] [--quiet] [--shared-cancellation]
+/// loupe-examples pages|game|todos [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation]
 /// ```
 struct ExamplesCommand: Equatable {
   /// The scenarios, in the order help lists them.
@@ -26,9 +26,12 @@ struct ExamplesCommand: Equatable {
   var sharedCancellation = false
   /// No narration on standard output.
   var quiet = false
+  /// Play the script once, whole, however slowly the machine runs it; `seconds` is then the
+  /// time the story is given after its first beat, not a cut-off.
+  var once = false
 
   static let defaultSeconds = 5.0
-  static let usage = "loupe-examples <scenario> [--seconds N] [--speed X] [--quiet] [--shared-cancellation]"
+  static let usage = "loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation]"
 
   /// What the arguments ask for.
   enum Invocation: Equatable {
@@ -71,6 +74,9 @@ struct ExamplesCommand: Equatable {
       case "--quiet":
         try flag()
         command.quiet = true
+      case "--once":
+        try flag()
+        command.once = true
       default:
         if argument.hasPrefix("-") { throw UsageError("Unknown option '\(argument)'") }
         guard scenario == nil else { throw UsageError("Unexpected argument '\(argument)': give one scenario") }
@@ -110,6 +116,8 @@ struct ExamplesCommand: Equatable {
 
       OPTIONS:
         --seconds N             How long the scenario runs (default: \(Int(defaultSeconds))).
+        --once                  Play the script once, whole, then end: at N seconds, or right
+                                after its last step when a busy machine played it late.
         --speed X               Play the script and its timers X times faster (default: 1).
         --shared-cancellation   pages: give the pages' stores one process-wide cancellation
                                 scope, as TCA 1.9 did (seed 000's bug; 'loupe doctor' finds it).

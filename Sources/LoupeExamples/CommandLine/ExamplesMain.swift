@@ -40,11 +40,13 @@ public enum ExamplesMain {
     switch command.scenario {
     case .pages:
       let scenario = PagesScenario(sharedCancellation: command.sharedCancellation, bus: bus, clock: timeline.clock)
-      await ScriptRunner.run(scenario, for: duration, on: timeline, narrate: narrate)
+      await ScriptRunner.run(scenario, for: duration, once: command.once, on: timeline, narrate: narrate)
     case .game:
-      await ScriptRunner.run(GameScenario(bus: bus, clock: timeline.clock), for: duration, on: timeline, narrate: narrate)
+      await ScriptRunner.run(
+        GameScenario(bus: bus, clock: timeline.clock), for: duration, once: command.once, on: timeline, narrate: narrate)
     case .todos:
-      await ScriptRunner.run(TodosScenario(bus: bus, clock: timeline.clock), for: duration, on: timeline, narrate: narrate)
+      await ScriptRunner.run(
+        TodosScenario(bus: bus, clock: timeline.clock), for: duration, once: command.once, on: timeline, narrate: narrate)
     }
   }
 

@@ -35,14 +35,27 @@ enum ScriptRunner {
   /// Starts `scenario`, plays its beats until `duration` has passed on `timeline`, and
   /// finishes it, exactly at `duration`. The narration of each step goes to `narrate` with
   /// the time it happened.
+  ///
+  /// With `once`, it plays every beat once, whatever the time says — a busy machine that
+  /// runs the script late still plays the whole story — then finishes at `duration`, or at
+  /// once if the last beat came after it.
   static func run(
-    _ scenario: some Scenario, for duration: Duration, on timeline: ScriptTimeline,
+    _ scenario: some Scenario, for duration: Duration, once: Bool = false, on timeline: ScriptTimeline,
     narrate: (@MainActor (Duration, String) -> Void)? = nil
   ) async {
     let origin = timeline.elapsed
     if let line = scenario.start() { narrate?(.zero, line) }
     let beats = scenario.beats
     precondition(!beats.isEmpty, "A scenario needs at least one beat")
+    if once {
+      for beat in beats {
+        await timeline.wait(beat.pause)
+        if let line = beat.perform() { narrate?(timeline.elapsed - origin, line) }
+      }
+      let remaining = duration - (timeline.elapsed - origin)
+      if remaining > .zero { await timeline.wait(remaining) }
+      return scenario.finish()
+    }
     var index = 0
     while true {
       let beat = beats[index % beats.count]

@@ -66,6 +66,27 @@ public final class LaunchedProgram: Sendable {
   /// Sends SIGTERM (if it is still running).
   public func terminate() { kill(SIGTERM) }
 
+  /// How long ``stop(grace:)`` waits after SIGTERM before it sends SIGKILL.
+  public static let terminationGrace = Duration.seconds(3)
+
+  /// Ends the program: SIGTERM, then SIGKILL if it is still running `grace` later (a program
+  /// that broke the protocol and ignores SIGTERM must not keep its launcher waiting). Returns
+  /// how it ended and whether SIGKILL was needed.
+  public func stop(grace: Duration = terminationGrace) async -> (status: ExitStatus, killed: Bool) {
+    if let status = exitStatus { return (status, false) }
+    terminate()
+    let escalation = Task {
+      try await Task.sleep(for: grace)
+      let running = state.withLock { $0.status == nil }
+      if running { kill(SIGKILL) }
+      return running
+    }
+    let status = await waitForExit()
+    escalation.cancel()
+    let killed = (try? await escalation.value) ?? false
+    return (status, killed)
+  }
+
   /// Sends `signal` (if it is still running). Forward SIGINT this way for Ctrl-C.
   public func kill(_ signal: Int32) {
     // Checked under the lock so a pid already reaped (and maybe reused) is never signalled.
