@@ -16,10 +16,6 @@ import Loupe
 /// | `probe:print TEXT` | `print(TEXT)` — must reach stderr, never the protocol |
 /// | `probe:echo TEXT` | mark `echo TEXT`, once every earlier command has run |
 /// | `probe:exit` | mark `probe:bye`, then exit (status 0, or `--exit-status`) |
-/// | `probe:open N` | open `/dev/null` N times at once, then close them all; mark `probe:opened ok=K of=N` |
-/// | `probe:rss` | mark `probe:rss kB=…`, the resident memory now (VmRSS) |
-/// | `probe:exhaust` | open `/dev/null` until no descriptor is left, keep them; mark `probe:exhausted` |
-/// | `probe:release` | close what `probe:exhaust` opened; mark `probe:released` |
 ///
 /// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`), `--secret
 /// TEXT` (first run a second store full of TEXT, see ``VaultFeature``),
@@ -112,8 +108,6 @@ struct ProbeFeature: Reducer {
 final class Probe {
   let store: Store<ProbeFeature.State, ProbeFeature.Action>
   let exitStatus: Int32
-  /// Descriptors `probe:exhaust` holds.
-  var held: [Int32] = []
 
   init(store: Store<ProbeFeature.State, ProbeFeature.Action>, exitStatus: Int32) {
     self.store = store
@@ -129,20 +123,7 @@ final class Probe {
       fflush(nil)  // all C streams: the text must leave the process before any kill
     case "echo": EventBus.shared.emit(.mark(Mark(label: "echo " + argument)))
     case "exit": finish()
-    case "open": openFiles(Int(argument) ?? 0)
-    case "exhaust":
-      while true {
-        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { break }
-        held.append(fd)
-      }
-      EventBus.shared.emit(.mark(Mark(label: "probe:exhausted")))
-    case "release":
-      for fd in held { close(fd) }
-      held = []
-      EventBus.shared.emit(.mark(Mark(label: "probe:released")))
-    case "rss": EventBus.shared.emit(.mark(Mark(label: "probe:rss kB=\(Self.statusKB("VmRSS:"))")))
-    default: return
+    default: runResourceCommand(command, argument)
     }
   }
 
@@ -160,21 +141,10 @@ final class Probe {
     exit(exitStatus)
   }
 
-  /// The program's own file operations, while clients may hold many descriptors.
-  func openFiles(_ n: Int) {
-    let descriptors = (0..<max(0, n)).map { _ in open("/dev/null", O_RDONLY | O_CLOEXEC) }
-    let opened = descriptors.filter { $0 >= 0 }
-    for fd in opened { close(fd) }
-    EventBus.shared.emit(.mark(Mark(label: "probe:opened ok=\(opened.count) of=\(n)")))
-  }
-
   /// Peak resident memory (VmHWM), in KB.
-  static func peakResidentKB() -> Int { statusKB("VmHWM:") }
-
-  /// A `kB` line of `/proc/self/status`.
-  static func statusKB(_ key: String) -> Int {
+  static func peakResidentKB() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix(key) {
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
       return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
     return 0

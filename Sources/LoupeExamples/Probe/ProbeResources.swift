@@ -1,0 +1,52 @@
+import Foundation
+import Loupe
+
+/// The probe's commands about the process's own resources, for the tests and benchmarks of
+/// what clients may cost a program (see ``ProbeScenario`` for the others):
+///
+/// | mark label | effect |
+/// |---|---|
+/// | `probe:open N` | open `/dev/null` N times at once, then close them all; mark `probe:opened ok=K of=N` |
+/// | `probe:exhaust` | open `/dev/null` until no descriptor is left, keep them; mark `probe:exhausted` |
+/// | `probe:release` | close what `probe:exhaust` opened; mark `probe:released` |
+/// | `probe:rss` | mark `probe:rss kB=…`, the resident memory now (VmRSS) |
+extension Probe {
+  /// Descriptors `probe:exhaust` holds (main actor only).
+  @MainActor private static var held: [Int32] = []
+
+  func runResourceCommand(_ command: String, _ argument: String) {
+    switch command {
+    case "open":
+      let n = max(0, Int(argument) ?? 0)
+      let opened = (0..<n).map { _ in open("/dev/null", O_RDONLY | O_CLOEXEC) }.filter { $0 >= 0 }
+      for fd in opened { close(fd) }
+      mark("probe:opened ok=\(opened.count) of=\(n)")
+    case "exhaust":
+      while true {
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { break }
+        Self.held.append(fd)
+      }
+      mark("probe:exhausted")
+    case "release":
+      for fd in Self.held { close(fd) }
+      Self.held = []
+      mark("probe:released")
+    case "rss":
+      mark("probe:rss kB=\(Self.residentKB())")
+    default:
+      return
+    }
+  }
+
+  private func mark(_ label: String) { EventBus.shared.emit(.mark(Mark(label: label))) }
+
+  /// Resident memory now (VmRSS), in KB.
+  static func residentKB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+  }
+}
