@@ -193,7 +193,7 @@ struct Doctor {
     case .dropped(let e):
       dropped.add((event.seq, e.count))
       droppedTotal += e.count
-    case .sessionStarted, .stateChanged, .mark, .unknown:
+    case .sessionStarted, .stateChanged, .stateSnapshot, .mark, .unknown:
       break
     }
   }

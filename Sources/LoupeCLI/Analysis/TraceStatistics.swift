@@ -125,7 +125,7 @@ struct TraceStatistics {
       dropped += e.count
     case .warning(let e):
       warnings[e.code, default: 0] += 1
-    case .mark, .unknown:
+    case .mark, .stateSnapshot, .unknown:
       break
     }
   }

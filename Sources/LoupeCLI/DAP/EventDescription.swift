@@ -16,6 +16,8 @@ enum EventDescription {
       return "\(e.action) (\(origin))"
     case .stateChanged(let e):
       return e.summary
+    case .stateSnapshot(let e):
+      return "state snapshot of \(e.store)" + (e.truncated ? " (truncated)" : "")
     case .effectStarted(let e):
       return "effect \(e.effect) started" + (e.cancelID.map { " (cancel id \($0))" } ?? "")
     case .effectFinished(let e):

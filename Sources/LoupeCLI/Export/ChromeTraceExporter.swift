@@ -83,6 +83,11 @@ struct ChromeTraceExporter {
       for action in unmeasured { instant(action) }
     case .stateChanged(let e):
       instant(e.summary, category: "state", time: event.time, store: e.store, args: ["seq": seq, "cause": .int(e.cause), "changes": .array(e.changes.map(\.json))])
+    case .stateSnapshot(let e):
+      // The state itself stays out: a trace viewer shows when, not what.
+      instant(
+        "state snapshot", category: "state", time: event.time, store: e.store,
+        args: ["seq": seq, "cause": e.cause.map(JSON.int) ?? .null, "truncated": .bool(e.truncated)])
     case .effectStarted(let e):
       let name = e.cancelID.map { "effect \($0)" } ?? (actions[e.cause].map { "effect of \($0)" } ?? "effect \(e.effect)")
       running[e.effect] = (name, e.store)

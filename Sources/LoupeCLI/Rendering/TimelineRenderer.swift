@@ -75,7 +75,7 @@ struct TimelineRenderer {
   private func color(for event: Event, _ text: String) -> String {
     switch event.payload {
     case .actionReceived: style.apply(.cyan, text)
-    case .stateChanged: style.apply(.yellow, text)
+    case .stateChanged, .stateSnapshot: style.apply(.yellow, text)
     case .effectStarted, .effectFinished, .effectCancelled: style.apply(.magenta, text)
     case .storeCreated, .storeDestroyed, .identityChanged: style.apply(.blue, text)
     case .derivedRecomputed: style.apply(.green, text)
@@ -129,6 +129,11 @@ struct TimelineRenderer {
       return (text + located(e.source), [])
     case .stateChanged(let e):
       return (e.summary, ChangeLines.lines(e.changes, style: style))
+    case .stateSnapshot(let e):
+      var text = "whole state, \(Formatting.plural(e.state.jsonText.utf8.count, "byte")) of JSON"
+      if e.truncated { text += style.apply(.yellow, ", truncated (a state rebuilt from it is approximate)") }
+      if let cause = e.cause { text += style.dim(" (after #\(cause)\(actions[cause].map { " \($0)" } ?? ""))") }
+      return (text, [])
     case .effectStarted(let e):
       var text = "effect \(e.effect)"
       if let id = e.cancelID { text += ", cancel id \"\(id)\"" }

@@ -33,6 +33,8 @@ extension Event {
     case identityChanged(IdentityChanged)
     case actionReceived(ActionReceived)
     case stateChanged(StateChanged)
+    /// The whole state of a root store (CONTRACT §10).
+    case stateSnapshot(StateSnapshot)
     case effectStarted(EffectStarted)
     case effectFinished(EffectFinished)
     case effectCancelled(EffectCancelled)
@@ -51,6 +53,7 @@ extension Event {
       case .identityChanged: IdentityChanged.kind
       case .actionReceived: ActionReceived.kind
       case .stateChanged: StateChanged.kind
+      case .stateSnapshot: StateSnapshot.kind
       case .effectStarted: EffectStarted.kind
       case .effectFinished: EffectFinished.kind
       case .effectCancelled: EffectCancelled.kind
@@ -70,6 +73,7 @@ extension Event {
       case .identityChanged(let e): e.store
       case .actionReceived(let e): e.store
       case .stateChanged(let e): e.store
+      case .stateSnapshot(let e): e.store
       case .effectStarted(let e): e.store
       case .effectFinished(let e): e.store
       case .effectCancelled(let e): e.store
@@ -83,7 +87,7 @@ extension Event {
   /// Every kind this build knows, in the order of CONTRACT §6 (plus `warning`).
   public static let knownKinds: [String] = [
     SessionStarted.kind, StoreCreated.kind, StoreDestroyed.kind, IdentityChanged.kind,
-    ActionReceived.kind, StateChanged.kind, EffectStarted.kind, EffectFinished.kind,
+    ActionReceived.kind, StateChanged.kind, StateSnapshot.kind, EffectStarted.kind, EffectFinished.kind,
     EffectCancelled.kind, DerivedRecomputed.kind, Mark.kind, Dropped.kind, Warning.kind,
   ]
 }
@@ -230,6 +234,33 @@ public struct StateChanged: Sendable, Hashable {
     self.cause = cause
     self.changes = changes
     self.summary = summary
+  }
+}
+
+/// `state.snapshot`: the whole rendered state of a root store (CONTRACT §10).
+///
+/// A root store's first snapshot comes with its creation (`cause` `nil`); later ones follow
+/// the store's snapshot policy, after the `state.changed` of the action in `cause`; a history
+/// replay begins with one for every live root store. A root store's state after event `n` is
+/// its last snapshot at or before `n` with every later `state.changed` of that store and of
+/// its scoped stores up to `n` applied in order (see ``StateRebuilder``).
+public struct StateSnapshot: Sendable, Hashable {
+  public static let kind = "state.snapshot"
+  /// A root store's id.
+  public var store: String
+  /// `seq` of the action after which the snapshot was taken; `nil` for the initial state and
+  /// for the snapshot a history replay begins with.
+  public var cause: Int?
+  /// The whole state, rendered as in `state.changed` values.
+  public var state: JSON
+  /// `true` when a rendering cap (depth, collection size, string length) cut the state short:
+  /// a state rebuilt from this snapshot is approximate. Absent (`false`) otherwise.
+  public var truncated: Bool
+  public init(store: String, cause: Int?, state: JSON, truncated: Bool = false) {
+    self.store = store
+    self.cause = cause
+    self.state = state
+    self.truncated = truncated
   }
 }
 

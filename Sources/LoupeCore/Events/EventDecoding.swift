@@ -78,6 +78,16 @@ extension Event.Payload {
       }
       self = .stateChanged(
         StateChanged(store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary")))
+    case StateSnapshot.kind:
+      guard let state = f.object["state"] else { throw f.error("state", expected: "a JSON value") }
+      let truncated: Bool
+      switch f.object["truncated"] {
+      case nil, .null?: truncated = false
+      case .bool(let value)?: truncated = value
+      default: throw f.error("truncated", expected: "a boolean")
+      }
+      self = .stateSnapshot(
+        StateSnapshot(store: try f.string("store"), cause: try f.optionalInt("cause"), state: state, truncated: truncated))
     case EffectStarted.kind:
       self = .effectStarted(
         EffectStarted(

@@ -41,6 +41,12 @@ extension Event {
       for change in e.changes { change.encode(into: &w) }
       w.endArray()
       w.key("summary"); w.string(e.summary)
+    case .stateSnapshot(let e):
+      w.key("store"); w.string(e.store)
+      w.key("cause")
+      if let cause = e.cause { w.int(cause) } else { w.null() }
+      w.key("state"); w.value(e.state)
+      if e.truncated { w.key("truncated"); w.bool(true) }
     case .effectStarted(let e):
       w.key("store"); w.string(e.store)
       w.key("effect"); w.int(e.effect)

@@ -60,6 +60,9 @@ public struct TraceNormalizer {
     case .stateChanged(var e):
       e.cause = reference(e.cause)
       event.payload = .stateChanged(e)
+    case .stateSnapshot(var e):
+      e.cause = e.cause.map { reference($0) }
+      event.payload = .stateSnapshot(e)
     case .effectStarted(var e):
       e.effect = effect(e.effect)
       e.cause = reference(e.cause)

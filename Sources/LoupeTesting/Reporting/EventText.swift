@@ -42,6 +42,8 @@ enum EventText {
       return fields + source(e.source)
     case .stateChanged(let e):
       return ["changes: [" + e.changes.map(change).joined(separator: ", ") + "]"]
+    case .stateSnapshot(let e):
+      return ["state: \(value(e.state))", "cause: " + (e.cause.map { "#\($0)" } ?? "nil")] + (e.truncated ? ["truncated"] : [])
     case .effectStarted(let e):
       return ["effect: \(e.effect)", "cause: #\(e.cause)"] + (e.cancelID.map { ["cancelID: \($0)"] } ?? []) + source(e.source)
     case .effectFinished(let e):

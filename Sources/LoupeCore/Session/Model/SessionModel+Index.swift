@@ -9,26 +9,35 @@ extension SessionModel {
     case .actionReceived(let e):
       kind = .action
       switch e.origin {
-      case .effect: cause = e.effect.flatMap { effectStarts[$0] }
+      case .effect: cause = e.effect.flatMap { effectRecords[$0]?.started }
       case .parent: cause = parentAction(of: e.store)
       case .send: cause = nil
       }
     case .stateChanged(let e):
       kind = .change
       cause = index(ofSeq: e.cause)
+    case .stateSnapshot(let e):
+      kind = .snapshot
+      cause = e.cause.flatMap { index(ofSeq: $0) }
     case .effectStarted(let e):
       kind = .effectStarted
       cause = index(ofSeq: e.cause)
-      effectStarts[e.effect] = position
+      effectRecords[e.effect] = EffectRecord(
+        effect: e.effect, store: e.store, cancelID: e.cancelID, source: e.source, started: position, startSeq: event.seq,
+        startTime: event.time, cause: cause)
+      effectOrder.append(e.effect)
       if store >= 0 { storeEffects[Int(store)].append(e.effect) }
     case .effectFinished(let e):
       kind = .effectEnded
-      cause = effectStarts[e.effect]
-      effectEnds[e.effect] = position
+      cause = effectRecords[e.effect]?.started
+      effectRecords[e.effect]?.end = EffectRecord.End(
+        position: position, seq: event.seq, time: event.time,
+        outcome: e.outcome == .completed ? .completed : .failed(e.error))
     case .effectCancelled(let e):
       kind = .effectEnded
-      cause = e.by.flatMap { index(ofSeq: $0.cause) } ?? effectStarts[e.effect]
-      effectEnds[e.effect] = position
+      cause = e.by.flatMap { index(ofSeq: $0.cause) } ?? effectRecords[e.effect]?.started
+      effectRecords[e.effect]?.end = EffectRecord.End(
+        position: position, seq: event.seq, time: event.time, outcome: .cancelled(reason: e.reason, by: e.by))
     case .derivedRecomputed(let e):
       kind = .other
       cause = e.cause.flatMap { index(ofSeq: $0) }
@@ -37,6 +46,7 @@ extension SessionModel {
       if store >= 0 {
         lives[Int(store)].append((position, nil))
         storeInfos[Int(store)] = StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity)
+        identities[Int(store)].append((position, e.identity))
       }
     case .storeDestroyed:
       kind = .storeDestroyed
@@ -45,7 +55,10 @@ extension SessionModel {
       }
     case .identityChanged(let e):
       kind = .identity
-      if store >= 0 { storeInfos[Int(store)].identity = e.identity }
+      if store >= 0 {
+        storeInfos[Int(store)].identity = e.identity
+        identities[Int(store)].append((position, e.identity))
+      }
     case .unknown(StateRebuilder.snapshotKind, _):
       kind = .snapshot
     default:
@@ -53,7 +66,7 @@ extension SessionModel {
     }
     entries.append(Entry(seq: event.seq, kind: kind, store: store, cause: Int32(cause ?? -1)))
     kindCodes.append(kindID(event.kind))
-    if let cause { consequenceLists[Int32(cause), default: []].append(Int32(position)) }
+    if let cause { link(Int32(position), toCause: cause) }
     if store >= 0 {
       storeEvents[Int(store)].append(Int32(position))
       if kind == .action { storeActions[Int(store)].append(Int32(position)) }
@@ -62,7 +75,7 @@ extension SessionModel {
       byLine[location.line, default: []].append(Int32(position))
       if let path = location.path { sourcePaths.insert(path) }
     }
-    rebuilder.add(event, at: position)
+    stateIndex.add(event, at: position)
   }
 
   private func kindID(_ kind: String) -> UInt16 {
@@ -90,11 +103,21 @@ extension SessionModel {
   /// Where effect `effect` started and ended (`effect.finished` or `effect.cancelled`), as
   /// positions; `nil` for an effect the session never saw start.
   public func span(ofEffect effect: Int) -> (start: Int, end: Int?)? {
-    effectStarts[effect].map { ($0, effectEnds[effect]) }
+    effectRecords[effect].map { ($0.started, $0.end?.position) }
   }
 
   /// Every effect id the session saw start, in order of their start.
-  public var effects: [Int] { effectStarts.sorted { $0.value < $1.value }.map(\.key) }
+  public var effects: [Int] { effectOrder }
+
+  private func link(_ position: Int32, toCause cause: Int) {
+    let last = entries[cause].lastConsequence
+    if last < 0 {
+      entries[cause].firstConsequence = position
+    } else {
+      entries[Int(last)].nextSibling = position
+    }
+    entries[cause].lastConsequence = position
+  }
 
   private func storeID(_ name: String) -> Int32 {
     if let id = storeIDs[name] { return id }
@@ -105,6 +128,7 @@ extension SessionModel {
     storeEvents.append([])
     storeActions.append([])
     lives.append([])
+    identities.append([])
     storeEffects.append([])
     return id
   }
@@ -138,7 +162,13 @@ extension SessionModel {
 
   /// The positions of the events the event at `index` caused, in order.
   public func consequences(of index: Int) -> [Int] {
-    consequenceLists[Int32(index)]?.map(Int.init) ?? []
+    var result: [Int] = []
+    var next = entries[index].firstConsequence
+    while next >= 0 {
+      result.append(Int(next))
+      next = entries[Int(next)].nextSibling
+    }
+    return result
   }
 
   // MARK: - Stores
@@ -148,11 +178,23 @@ extension SessionModel {
     var alive: [(Int, StoreInfo)] = []
     for (id, lives) in lives.enumerated() {
       for life in lives where life.created <= index && (life.destroyed.map { $0 > index } ?? true) {
-        alive.append((life.created, storeInfos[id]))
+        var info = storeInfos[id]
+        if let identity = identities[id].last(where: { $0.from <= index }) { info.identity = identity.identity }
+        alive.append((life.created, info))
         break
       }
     }
     return alive.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  /// The positions of every event of `store`, in order.
+  public func indices(ofStore store: String) -> [Int] {
+    storeIDs[store].map { storeEvents[Int($0)].map(Int.init) } ?? []
+  }
+
+  /// The positions of `store`'s `action.received` events, in order.
+  public func actionIndices(ofStore store: String) -> [Int] {
+    storeIDs[store].map { storeActions[Int($0)].map(Int.init) } ?? []
   }
 
   /// Every store id seen, in order of first appearance.
@@ -198,9 +240,8 @@ extension SessionModel {
   public func runningEffects(of store: String, at index: Int) -> [Int] {
     guard let id = storeIDs[store] else { return [] }
     return storeEffects[Int(id)].compactMap { effect in
-      guard let start = effectStarts[effect], start <= index else { return nil }
-      if let end = effectEnds[effect], end <= index { return nil }
-      return start
+      guard let record = effectRecords[effect], record.isRunning(at: index) else { return nil }
+      return record.started
     }
   }
 

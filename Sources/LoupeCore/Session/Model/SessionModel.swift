@@ -1,23 +1,44 @@
-/// The session so far, indexed by `seq`, by store and by cause: what every front end reads
-/// (`loupe dap` walks it; DESIGN "one session model, many front ends").
+/// The session so far, indexed by `seq`, by store and by cause: the one model every front end
+/// reads (`show`, `stats`, `doctor`, `replay`, `dap`, `mcp`; DESIGN "one session model, many
+/// front ends"). The API below is stable: later changes only add to it.
 ///
-/// Fed by a trace file (``init(tracePath:)``, which keeps an index and the events' offsets, not
-/// the events) or by live events (``append(_:)``). Positions are indices into the session's
-/// events, in `seq` order.
+/// **Feeding it.** ``init(tracePath:)`` reads a trace file once, streaming, and keeps an index
+/// (each event's `seq`, kind, store, cause and the offset of its line) instead of the events:
+/// an event is read back from the file by offset when asked for (recently read ones are
+/// cached). ``init()`` + ``append(_:)`` takes live events one at a time (e.g. from a
+/// `LoupeClient`), after every event already in it; those are kept in memory.
 ///
-/// - causes: an event's cause is the event it follows from — a change's or an effect's action,
-///   the effect that sent an action (origin `effect`), the parent store's action that routed
-///   it (origin `parent`), the action that cancelled an effect (`by`), or the effect that
-///   finished; ``cause(of:)`` and ``consequences(of:)`` walk the links both ways.
-/// - stores: each store's events and actions, and which stores are alive at any position.
-/// - effects: which of a store's effects run at any position.
-/// - state: a store's whole state after any event (``state(of:at:)``, CONTRACT §10).
+/// **Positions.** Most queries take and return *positions* (`Int` indices into the session's
+/// events, in `seq` order); ``index(ofSeq:)`` and ``firstIndex(atOrAfterSeq:)`` turn a `seq`
+/// into one, ``seq(at:)`` back. `seq` may have gaps (dropped events, a filtered recording).
+///
+/// | question | API |
+/// |---|---|
+/// | the event numbered `seq` | ``event(seq:)``, ``event(at:)``, ``eventJSON(at:)``; without reading it back: ``seq(at:)``, ``kind(at:)``, ``kindName(at:)``, ``store(at:)`` |
+/// | events in a `seq` range, filtered, at most `limit` | ``events(from:through:filter:limit:)`` |
+/// | a store's events / actions | ``indices(ofStore:)``, ``actionIndices(ofStore:)`` |
+/// | what caused this event | ``cause(of:)``: a change's or an effect's action; the effect that sent an action (origin `effect`); the parent store's action (origin `parent`); the action that cancelled an effect (`by`), else the effect's start; the start of a finished effect; a derived value's action; a snapshot's action |
+/// | what this event caused | ``consequences(of:)`` (the reverse links, in order) |
+/// | stores alive at a moment | ``stores(at:)`` (type, parent, identity at that moment) |
+/// | effects | ``effect(_:)``, ``effects``, ``span(ofEffect:)``, ``runningEffects(at:)``, ``endedEffects(at:)``, ``runningEffects(of:at:)`` — ``EffectRecord``: store, cause, cancel id, source, end (`completed`/`failed`/`cancelled` with reason and `by`), duration |
+/// | a store's state at any moment | ``state(of:at:)``, ``state(of:atSeq:path:)`` → ``RebuiltState`` (value + `approximate`), CONTRACT §10, rule in ``StateRebuilder`` |
+/// | source lines | ``indices(atLine:)``, ``hasSource(at:line:)``, ``namesSourcePath(_:)``, ``source(of:)`` |
+///
+/// **Cost.** Memory follows the index: about 40 bytes per event plus per-store position lists
+/// (a file-backed session holds no events). A state query starts from the store's last
+/// snapshot (or a checkpoint of a state it rebuilt before, every
+/// ``StateRebuilder/checkpointSpacing`` changes) and applies the changes after it; the store's
+/// snapshot policy bounds them (CONTRACT §10: 1000 actions by default). Nothing re-reads the
+/// trace from its start.
+///
+/// Not thread-safe: use a session from one thread (or actor) at a time.
 ///
 /// ```swift
 /// let model = try SessionModel(tracePath: "bug.loupe")
 /// let index = model.index(ofSeq: 42)!
-/// model.cause(of: index)                       // the index of what caused #42
-/// model.state(of: "PageFeature#1", at: index)  // its state right after #42
+/// model.cause(of: index)                                       // the position of what caused #42
+/// model.state(of: "AppFeature#1/pages[id: 2]", at: index)      // its state right after #42
+/// model.state(of: "AppFeature#1", atSeq: 42, path: "pages[id: 2].count")
 /// ```
 public final class SessionModel {
   /// Kinds the index tells apart without decoding an event (``kind(at:)``).
@@ -30,8 +51,13 @@ public final class SessionModel {
     var kind: Kind
     /// Index into `storeNames`, or -1.
     var store: Int32
-    /// Index of the cause event, or -1.
+    /// Position of the cause event, or -1.
     var cause: Int32
+    /// The consequences, as a list linked through the entries: first and last, and the next
+    /// consequence of this entry's cause.
+    var firstConsequence: Int32 = -1
+    var lastConsequence: Int32 = -1
+    var nextSibling: Int32 = -1
   }
 
   var entries: [Entry] = []
@@ -44,19 +70,21 @@ public final class SessionModel {
   var storeNames: [String] = []
   var storeIDs: [String: Int32] = [:]
   var storeInfos: [StoreInfo] = []
-  /// Every event of each store, and its actions, as indices.
+  /// Every event of each store, and its actions, as positions.
   var storeEvents: [[Int32]] = []
   var storeActions: [[Int32]] = []
-  /// Each store's lives: (created, destroyed) indices.
+  /// Each store's lives: (created, destroyed) positions.
   var lives: [[(created: Int, destroyed: Int?)]] = []
-  var effectStarts: [Int: Int] = [:]
-  var effectEnds: [Int: Int] = [:]
+  /// Each store's identities, from the position they began at.
+  var identities: [[(from: Int, identity: String)]] = []
+  var effectRecords: [Int: EffectRecord] = [:]
+  /// Effect ids in the order they started.
+  var effectOrder: [Int] = []
   var storeEffects: [[Int]] = []
-  var consequenceLists: [Int32: [Int32]] = [:]
   /// Events with a source location, by line.
   var byLine: [Int: [Int32]] = [:]
   var sourcePaths: Set<String> = []
-  var rebuilder = StateRebuilder()
+  var stateIndex = StateIndex()
 
   /// An empty session, for live events.
   public init() {
@@ -82,8 +110,10 @@ public final class SessionModel {
   /// Lines a trace reader skipped, and a truncated last line.
   public private(set) var damage: (malformedLines: Int, truncation: TraceReader.Truncation?) = (0, nil)
 
-  /// Adds a live event (after every event already in the session).
+  /// Adds a live event (after every event already in the session). An event whose `seq` is
+  /// not above the last one's is ignored (a replayed duplicate).
   public func append(_ event: Event) {
+    if let last = entries.last, event.seq <= last.seq { return }
     storage.append(event)
     add(event)
   }
@@ -94,6 +124,9 @@ public final class SessionModel {
   /// The event at `index`.
   public func event(at index: Int) -> Event { storage.event(at: index) }
 
+  /// The event numbered `seq`, if the session has it.
+  public func event(seq: Int) -> Event? { index(ofSeq: seq).map(event(at:)) }
+
   /// What the event at `index` is, from the index (no file read).
   public func kind(at index: Int) -> Kind { entries[index].kind }
 
@@ -102,16 +135,11 @@ public final class SessionModel {
 
   /// The position of the event numbered `seq`.
   public func index(ofSeq seq: Int) -> Int? {
-    var low = 0
-    var high = entries.count
-    while low < high {
-      let mid = (low + high) / 2
-      if entries[mid].seq < seq { low = mid + 1 } else { high = mid }
-    }
+    let low = firstIndex(atOrAfterSeq: seq)
     return low < entries.count && entries[low].seq == seq ? low : nil
   }
 
-  /// The first position whose `seq` is at least `seq`.
+  /// The first position whose `seq` is at least `seq` (``count`` when there is none).
   public func firstIndex(atOrAfterSeq seq: Int) -> Int {
     var low = 0
     var high = entries.count

@@ -1,149 +1,156 @@
-/// A store's whole state at any event (CONTRACT §10): its root store's last `state.snapshot`
-/// at or before the event, with every later `state.changed` of the root and of its scoped
-/// stores applied in order; a scoped store's state is the value at its path in the root's.
+/// The rebuilding rule of CONTRACT §10, on its own: feed it a session's `state.snapshot` and
+/// `state.changed` events in `seq` order and ask for any store's state after the last one.
 ///
-/// Without a snapshot (traces from before §10) the state is built from the changes alone
-/// and marked approximate: only what a change wrote is known.
+/// - A root store's state is its last snapshot with every later `state.changed` of the root
+///   and of its scoped stores applied in order.
+/// - A scoped store's changes are applied at the path its store id names after the root:
+///   `AppFeature#1/pages[id: 2]/detail` → `pages[id: 2].detail`; its state is the value there.
+/// - A scoped store's `state.changed` that marks a new identity (`@identity` in its summary)
+///   restates, relative to its previous lifetime, what its parent's event of the same action
+///   already wrote; it is skipped.
+/// - Before a root's first snapshot (a trace from before §10), changes are applied to an empty
+///   object, making up the containers they need (``place(_:in:)``): only what a change wrote
+///   is known, and the state is approximate.
+/// - The state is **approximate** when its snapshot was `truncated`, a change carried
+///   `truncated` (a cap cut it short), or a change could not be applied.
 ///
-/// Cost: the rebuilder keeps, per root store, the positions of its snapshots and changes, and
-/// checkpoints of states it already built (every ``checkpointSpacing`` changes, at most
-/// ``checkpointLimit`` per root), so a query applies at most about ``checkpointSpacing``
-/// changes when walking near where it was, and never more than the changes since the last
-/// snapshot.
-struct StateRebuilder {
-  static let snapshotKind = "state.snapshot"
-  static let checkpointSpacing = 256
-  static let checkpointLimit = 512
+/// ```swift
+/// var rebuilder = StateRebuilder()
+/// for event in events where event.seq <= 118 { rebuilder.apply(event) }
+/// rebuilder.state(of: "AppFeature#1/pages[id: 2]")   // RebuiltState(value: {...}, approximate: false)
+/// ```
+///
+/// ``SessionModel`` uses the same rule (``applyChanges(of:to:approximate:)``) with an index of
+/// snapshots and checkpoints, so a query at any `seq` applies a bounded number of changes.
+public struct StateRebuilder: Sendable {
+  /// The `kind` of a snapshot event.
+  public static let snapshotKind = StateSnapshot.kind
+  /// A ``SessionModel`` keeps a checkpoint of a rebuilt root state every this many changes.
+  public static let checkpointSpacing = 256
+  /// At most this many checkpoints per root store (thinned out evenly beyond).
+  public static let checkpointLimit = 512
 
-  struct Root {
-    var snapshots: [Int32] = []
-    var changes: [Int32] = []
-    /// (position in `changes` applied up to, exclusive; the state; approximate)
-    var checkpoints: [(applied: Int, state: JSON, approximate: Bool)] = []
+  private var roots: [String: RebuiltState] = [:]
+  /// Root stores whose state started from a snapshot.
+  private var snapshotted: Set<String> = []
+
+  public init() {}
+
+  /// Applies `event` if it is a `state.snapshot` or a `state.changed`; ignores anything else.
+  public mutating func apply(_ event: Event) {
+    if let snapshot = Self.snapshot(in: event) {
+      roots[snapshot.store] = RebuiltState(value: snapshot.state, approximate: snapshot.truncated)
+      snapshotted.insert(snapshot.store)
+    } else if case .stateChanged(let e) = event.payload {
+      let root = Self.rootStore(of: e.store)
+      var state = roots[root] ?? RebuiltState(value: .object([:]), approximate: true)
+      roots[root] = nil  // edit in place, no copy of the tree
+      Self.applyChanges(of: e, to: &state.value, approximate: &state.approximate, placing: !snapshotted.contains(root))
+      roots[root] = state
+    }
   }
 
-  var roots: [String: Root] = [:]
+  /// The root stores seen so far.
+  public var rootStores: [String] { roots.keys.sorted() }
 
-  mutating func add(_ event: Event, at index: Int) {
+  /// The state of `store` after the events applied so far; `nil` when nothing of its root is
+  /// known or the store's path is not in its root's state.
+  public func state(of store: String) -> RebuiltState? {
+    guard let root = roots[Self.rootStore(of: store)] else { return nil }
+    return Self.scoped(root, store: store)
+  }
+
+  // MARK: - The rule, shared with SessionModel
+
+  /// A `state.snapshot` (also one decoded by a build that saw it as an unknown kind).
+  public static func snapshot(in event: Event) -> StateSnapshot? {
     switch event.payload {
-    case .stateChanged(let e):
-      roots[Self.root(of: e.store), default: Root()].changes.append(Int32(index))
-    case .unknown(Self.snapshotKind, let fields):
-      if let store = fields["store"]?.stringValue {
-        roots[Self.root(of: store), default: Root()].snapshots.append(Int32(index))
-      }
-    default:
-      break
+    case .stateSnapshot(let e): return e
+    case .unknown(snapshotKind, let fields):
+      guard let store = fields["store"]?.stringValue, let state = fields["state"] else { return nil }
+      return StateSnapshot(store: store, cause: fields["cause"]?.intValue, state: state, truncated: fields["truncated"]?.boolValue == true)
+    default: return nil
     }
+  }
+
+  /// Applies the changes of `event` (of any store of the root whose state `value` is).
+  /// `placing`: there was no snapshot, so a change whose containers are missing makes them.
+  public static func applyChanges(of event: StateChanged, to value: inout JSON, approximate: inout Bool, placing: Bool = false) {
+    guard let prefix = scopePath(of: event.store) else {
+      approximate = true
+      return
+    }
+    if !prefix.isRoot, restatesIdentity(event) { return }
+    for change in event.changes {
+      var change = change
+      if change.truncated { approximate = true }
+      if !prefix.isRoot {
+        guard let inner = try? StatePath(parsing: change.path) else {
+          approximate = true
+          continue
+        }
+        change.path = StatePath(prefix.components + inner.components).description
+      }
+      do {
+        try change.apply(to: &value)
+      } catch {
+        approximate = true
+        if placing { place(change, in: &value) }
+      }
+    }
+  }
+
+  /// Whether a scoped store's event restates its new identity (`Store#1: @self, @identity…`).
+  static func restatesIdentity(_ event: StateChanged) -> Bool {
+    let summary = event.summary.utf8
+    let store = event.store.utf8
+    guard summary.starts(with: store) else { return false }
+    return summary.dropFirst(store.count).starts(with: ": @self, @identity".utf8)
+  }
+
+  /// `root`'s state narrowed to `store`'s path in it.
+  static func scoped(_ root: RebuiltState, store: String) -> RebuiltState? {
+    guard let path = scopePath(of: store) else { return nil }
+    guard let value = value(in: root.value, at: path) else { return nil }
+    return RebuiltState(value: value, approximate: root.approximate)
   }
 
   /// `AppFeature#1` for `AppFeature#1/pages[id: 2]/detail`.
-  static func root(of store: String) -> String {
+  public static func rootStore(of store: String) -> String {
     store.firstIndex(of: "/").map { String(store[..<$0]) } ?? store
   }
 
-  /// `pages[id: 2].detail` for `AppFeature#1/pages[id: 2]/detail`; empty for a root.
-  static func path(of store: String) -> StatePath? {
-    guard let slash = store.firstIndex(of: "/") else { return StatePath() }
-    let text = store[store.index(after: slash)...].split(separator: "/").joined(separator: ".")
-    return try? StatePath(parsing: text)
+  /// `pages[id: 2].detail` for `AppFeature#1/pages[id: 2]/detail`; the root path for a root
+  /// store; `nil` when the id's scope does not parse as a path.
+  public static func scopePath(of store: String) -> StatePath? {
+    let scope = ScopePath.of(store: store)
+    if scope.isEmpty { return StatePath() }
+    return try? StatePath(parsing: scope.split(separator: "/").joined(separator: "."))
+  }
+
+  /// The value at `path` inside `value`, or `nil` when it is not there.
+  public static func value(in value: JSON, at path: StatePath) -> JSON? {
+    var current = value
+    for component in path.components {
+      guard let next = SessionModel.child(current, component) else { return nil }
+      current = next
+    }
+    return current
   }
 }
 
-/// A rebuilt state: the value, and whether parts of it may be missing (no snapshot, or a
-/// snapshot cut short with `truncated: true`).
+/// A rebuilt state: the value, and whether parts of it may be missing or wrong (no snapshot,
+/// a snapshot or change cut short with `truncated: true`, a change that could not be applied).
 public struct RebuiltState: Sendable, Hashable {
   public var value: JSON
   public var approximate: Bool
-}
-
-extension SessionModel {
-  /// The whole state of `store` right after the event at `index`, or `nil` when nothing of it
-  /// is known yet.
-  public func state(of store: String, at index: Int) -> RebuiltState? {
-    let rootID = StateRebuilder.root(of: store)
-    guard let root = rebuilder.roots[rootID], let rootState = rootState(rootID, root, at: index) else { return nil }
-    guard let path = StateRebuilder.path(of: store) else { return nil }
-    if path.components.isEmpty { return rootState }
-    var value = rootState.value
-    for component in path.components {
-      guard let child = Self.child(value, component) else { return nil }
-      value = child
-    }
-    return RebuiltState(value: value, approximate: rootState.approximate)
+  public init(value: JSON, approximate: Bool) {
+    self.value = value
+    self.approximate = approximate
   }
 
-  private func rootState(_ rootID: String, _ root: StateRebuilder.Root, at index: Int) -> RebuiltState? {
-    let snapshot = Self.lastPosition(in: root.snapshots, atOrBefore: index)
-    // Changes after the snapshot and up to `index`: positions [first, end) in `root.changes`.
-    let first = snapshot.map { SessionModel.firstPosition(in: root.changes, after: Int(root.snapshots[$0])) } ?? 0
-    let end = SessionModel.firstPosition(in: root.changes, after: index)
-    var state: JSON
-    var approximate: Bool
-    var applied: Int
-    if let checkpoint = root.checkpoints.last(where: { $0.applied >= first && $0.applied <= end }) {
-      (applied, state, approximate) = checkpoint
-    } else if let snapshot {
-      guard case .unknown(_, let fields) = event(at: Int(root.snapshots[snapshot])).payload else { return nil }
-      state = fields["state"] ?? .null
-      approximate = fields["truncated"]?.boolValue == true
-      applied = first
-    } else {
-      guard end > 0 else { return nil }
-      state = .object([:])
-      approximate = true
-      applied = 0
-    }
-    while applied < end {
-      let position = Int(root.changes[applied])
-      if case .stateChanged(let e) = event(at: position).payload {
-        let prefix = StateRebuilder.path(of: e.store) ?? StatePath()
-        for change in e.changes {
-          var change = change
-          if !prefix.components.isEmpty, let inner = try? StatePath(parsing: change.path) {
-            change.path = StatePath(prefix.components + inner.components).description
-          }
-          do {
-            try change.apply(to: &state)
-          } catch {
-            approximate = true
-            if snapshot == nil { StateRebuilder.place(change, in: &state) }
-          }
-        }
-      }
-      applied += 1
-      if applied % StateRebuilder.checkpointSpacing == 0 { remember(rootID, applied: applied, state, approximate) }
-    }
-    return RebuiltState(value: state, approximate: approximate)
-  }
-
-  private func remember(_ rootID: String, applied: Int, _ state: JSON, _ approximate: Bool) {
-    guard var root = rebuilder.roots[rootID], !root.checkpoints.contains(where: { $0.applied == applied }) else { return }
-    rebuilder.roots[rootID] = nil  // no second copy of the arrays while editing
-    root.checkpoints.append((applied, state, approximate))
-    root.checkpoints.sort { $0.applied < $1.applied }
-    if root.checkpoints.count > StateRebuilder.checkpointLimit {
-      // Thin out evenly: keep every other one.
-      root.checkpoints = root.checkpoints.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
-    }
-    rebuilder.roots[rootID] = root
-  }
-
-  static func lastPosition(in list: [Int32], atOrBefore index: Int) -> Int? {
-    let position = firstPosition(in: list, after: index)
-    return position > 0 ? position - 1 : nil
-  }
-
-  /// The member or element at `component` of `value`.
-  public static func child(_ value: JSON, _ component: StatePath.Component) -> JSON? {
-    switch component {
-    case .field(let name), .key(let name):
-      return value[name]
-    case .index(let index):
-      guard let array = value.arrayValue, array.indices.contains(index) else { return nil }
-      return array[index]
-    case .id(let id):
-      return value.arrayValue?.first { $0["id"] == id }
-    }
+  /// The value at `path` (relative to this state), keeping the approximate flag.
+  public func at(_ path: StatePath) -> RebuiltState? {
+    StateRebuilder.value(in: value, at: path).map { RebuiltState(value: $0, approximate: approximate) }
   }
 }
