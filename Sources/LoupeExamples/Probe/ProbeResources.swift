@@ -10,6 +10,7 @@ import Loupe
 /// | `probe:exhaust` | open `/dev/null` until no descriptor is left, keep them; mark `probe:exhausted` |
 /// | `probe:release` | close what `probe:exhaust` opened; mark `probe:released` |
 /// | `probe:rss` | mark `probe:rss kB=…`, the resident memory now (VmRSS) |
+/// | `probe:ticker MS` | send `.tick` every MS milliseconds on a fixed schedule (no drift), for good: the program's own timer, whose lateness a benchmark measures |
 extension Probe {
   /// Descriptors `probe:exhaust` holds (main actor only).
   @MainActor private static var held: [Int32] = []
@@ -34,6 +35,18 @@ extension Probe {
       mark("probe:released")
     case "rss":
       mark("probe:rss kB=\(Self.residentKB())")
+    case "ticker":
+      let period = Duration.milliseconds(max(1, Int(argument) ?? 10))
+      let store = self.store
+      Task { @MainActor in
+        let clock = ContinuousClock()
+        var next = clock.now
+        while true {
+          next += period
+          try? await clock.sleep(until: next)
+          store.send(.tick)
+        }
+      }
     default:
       return
     }

@@ -65,6 +65,16 @@ enum BuiltExamples {
   }
 }
 
+extension BuiltExamples {
+  /// ``run(_:_:environment:)`` waiting on a thread of its own: a test blocked in `run` would
+  /// hold one of the few threads every test running at the same time shares.
+  static func runDetached(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try run(name, arguments, environment: environment) }) }.start()
+    }
+  }
+}
+
 /// A scratch directory, removed when released.
 final class ScratchDirectory {
   let path: String
