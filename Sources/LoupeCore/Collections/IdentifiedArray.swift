@@ -32,7 +32,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @usableFromInline let _id: (Element) -> ID
 
   /// Elements per chunk: an element change copies at most this many elements.
-  public static var chunkCapacity: Int { 64 }
+  public static var chunkCapacity: Int { identifiedArrayChunkCapacity }
 
   /// An empty array identifying elements with `id`.
   public init(id: @escaping (Element) -> ID) {
@@ -182,12 +182,27 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   // MARK: Storage
 
+  /// The indices of the chunks that are not the same reference in `other` (an array with
+  /// as many chunks): compared as plain references, with no generic metadata to look up
+  /// per chunk.
+  func differingChunks(from other: Self) -> [Int] {
+    let a = unsafeBitCast(_chunks, to: [AnyObject].self)
+    let b = unsafeBitCast(other._chunks, to: [AnyObject].self)
+    var result: [Int] = []
+    a.withUnsafeBufferPointer { pa in
+      b.withUnsafeBufferPointer { pb in
+        for index in 0..<Swift.min(pa.count, pb.count) where pa[index] !== pb[index] { result.append(index) }
+      }
+    }
+    return result
+  }
+
   @inlinable func element(at position: Int) -> Element {
-    _chunks[position / Self.chunkCapacity].elements[position % Self.chunkCapacity]
+    _chunks[position / identifiedArrayChunkCapacity].elements[position % identifiedArrayChunkCapacity]
   }
 
   mutating func setElement(_ element: Element, at position: Int) {
-    uniqueChunk(position / Self.chunkCapacity).elements[position % Self.chunkCapacity] = element
+    uniqueChunk(position / identifiedArrayChunkCapacity).elements[position % identifiedArrayChunkCapacity] = element
   }
 
   /// The chunk at `index`, copied first if another array shares it.
@@ -199,11 +214,11 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   private mutating func appendNew(_ element: Element, id: ID) {
     _positions[id] = _ids.count
     _ids.append(id)
-    if let last = _chunks.indices.last, _chunks[last].elements.count < Self.chunkCapacity {
+    if let last = _chunks.indices.last, _chunks[last].elements.count < identifiedArrayChunkCapacity {
       uniqueChunk(last).elements.append(element)
     } else {
       var elements = ContiguousArray<Element>()
-      elements.reserveCapacity(Self.chunkCapacity)
+      elements.reserveCapacity(identifiedArrayChunkCapacity)
       elements.append(element)
       _chunks.append(IdentifiedArrayChunk(elements))
     }
@@ -211,12 +226,16 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   /// New chunks for `all` (in the order of `_ids`), and the positions of `_ids[start...]`.
   private mutating func rebuild(_ all: [Element], renumberFrom start: Int) {
-    _chunks = stride(from: 0, to: all.count, by: Self.chunkCapacity).map {
-      IdentifiedArrayChunk(ContiguousArray(all[$0..<Swift.min($0 + Self.chunkCapacity, all.count)]))
+    _chunks = stride(from: 0, to: all.count, by: identifiedArrayChunkCapacity).map {
+      IdentifiedArrayChunk(ContiguousArray(all[$0..<Swift.min($0 + identifiedArrayChunkCapacity, all.count)]))
     }
     for position in start..<_ids.count { _positions[_ids[position]] = position }
   }
 }
+
+/// Elements per chunk of an ``IdentifiedArray`` (not a static of the generic type: code that
+/// is generic at run time would look up the type's metadata to read it).
+@usableFromInline let identifiedArrayChunkCapacity = 64
 
 /// A run of an ``IdentifiedArray``'s elements, shared between copies of the array until one
 /// of them writes to it.
@@ -254,7 +273,9 @@ extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable
 extension IdentifiedArray: Equatable where Element: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs._ids == rhs._ids else { return false }
-    for (a, b) in zip(lhs._chunks, rhs._chunks) where a !== b && a.elements != b.elements { return false }
+    for index in lhs.differingChunks(from: rhs) where lhs._chunks[index].elements != rhs._chunks[index].elements {
+      return false
+    }
     return true
   }
 }

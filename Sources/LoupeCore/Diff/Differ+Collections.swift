@@ -89,8 +89,8 @@ extension Differ {
     }
     if sameOrder || old._ids == new._ids {
       let same = Reflection.sameness(E.self)
-      let capacity = IdentifiedArray<ID, E>.chunkCapacity
-      for chunk in old._chunks.indices where old._chunks[chunk] !== new._chunks[chunk] {
+      let capacity = identifiedArrayChunkCapacity
+      for chunk in old.differingChunks(from: new) {
         let a = old._chunks[chunk].elements
         let b = new._chunks[chunk].elements
         for offset in a.indices where !same(a[offset], b[offset]) {
@@ -126,12 +126,8 @@ extension Differ {
   /// Whether `element` renders its id as an `id` member equal to `id`'s rendering, so that
   /// a reader can find `[id: X]` in the rendered array.
   private func showsID(_ element: Any, id: Any) -> Bool {
-    let kind = TypeKind(type(of: element))
-    guard kind == .struct || kind == .class else { return false }
-    guard !(element is any BuiltinRenderable), !(element is any LoupeRedacted), !(element is any CustomLoupeRepresentable) else {
-      return false
-    }
     let info = TypeInfo.of(type(of: element))
+    guard info.kind == .struct || info.kind == .class, !info.isBuiltin, !info.isRedacted, !info.isCustom else { return false }
     let fields: [(label: String, value: Any)]
     if info.fields != nil {
       fields = info.fieldValues(of: element)
