@@ -2,7 +2,8 @@ import Foundation
 
 /// Every benchmark, in the order of the table.
 enum Catalog {
-  static let all: [Benchmark] = DiffBenchmarks.all + EncodingBenchmarks.all + SendBenchmarks.all + ProcessBenchmarks.all + DAPBenchmarks.all + MCPBenchmarks.all
+  static let all: [Benchmark] = DiffBenchmarks.all + EncodingBenchmarks.all + SendBenchmarks.all + RowsSendBenchmarks.all
+    + ProcessBenchmarks.all + DAPBenchmarks.all + MCPBenchmarks.all
 
   /// The main package's root: `LOUPE_REPO` if set, else the parent of the Benchmarks package
   /// this file was compiled from.

@@ -21,17 +21,26 @@ extension Differ {
   /// member, where an `[id: …]` path could not be followed in the rendering.
   private mutating func diffIdentifiable<T: Identifiable>(_ old: [T], _ new: [T]) -> Bool {
     guard let sample = old.first ?? new.first, showsID(sample, id: sample.id) else { return false }
-    // The common case: same ids in the same places, a few elements changed in place. Only the
-    // elements whose bytes differ are looked at, and only their ids checked for uniqueness.
-    if old.count == new.count, let changed = Self.positionsWithDifferentBits(old, new),
+    // The common case: same ids in the same places, some elements changed in place. Only the
+    // elements whose bytes differ are looked at, and only their ids checked for uniqueness
+    // (one pass over the ids, comparing with each edited id while they are few, else through
+    // a set of them: the cost grows with the number of changes, never drops).
+    if old.count == new.count, let changed = Self.positionsWithDifferentBits(old, new, limit: .max),
       changed.allSatisfy({ old[$0].id == new[$0].id })
     {
       let same = Reflection.sameness(T.self)
       let edits = changed.filter { !same(old[$0], new[$0]) }
-      guard edits.allSatisfy({ position in
-        let id = old[position].id
-        return !old.indices.contains { $0 != position && old[$0].id == id }
-      }) else { return false }
+      if edits.isEmpty { return true }
+      let editedIDs = edits.map { old[$0].id }
+      var occurrences = 0
+      if editedIDs.count <= 8 {
+        for element in old { for id in editedIDs where id == element.id { occurrences += 1 } }
+      } else {
+        let set = Set(editedIDs)
+        for element in old where set.contains(element.id) { occurrences += 1 }
+        if set.count != editedIDs.count { return false }
+      }
+      guard occurrences == editedIDs.count else { return false }
       for position in edits {
         push(.id(Renderer.renderKey(old[position].id, options: options)))
         diff(old[position], new[position], at: position)
@@ -65,38 +74,40 @@ extension Differ {
     return withinLimit ? positions : nil
   }
 
+  /// Loupe's identified arrays. With the ids in the same order (the same storage when an
+  /// action only changed elements in place), only the chunks that are not the very chunk of
+  /// the old array can hold a changed element, so only their elements are looked at: the
+  /// cost follows what the action wrote, not the array's length. Otherwise by id, as
+  /// ``diffIdentified(oldIDs:newIDs:old:new:)``.
   mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
-    if Reflection.identicalBits(old._ids, new._ids), Reflection.identicalBits(old._storage, new._storage) { return }
-    guard let sampleID = old._ids.first ?? new._ids.first else { return }
-    let sample = old._storage[sampleID] ?? new._storage[sampleID]!
-    guard showsID(sample, id: sampleID) else {
+    let sameOrder = Reflection.identicalBits(old._ids, new._ids)
+    if sameOrder, Reflection.identicalBits(old._chunks, new._chunks) { return }
+    guard let sample = old.first ?? new.first else { return }
+    guard showsID(sample, id: old._ids.first ?? new._ids[0]) else {
       diffPositional(old.elements, new.elements)
       return
     }
-    if old._ids == new._ids, let changed = Self.changedValues(old._storage, new._storage) {
-      // Same ids in the same order: report the changed elements in array order.
-      let ordered: [(position: Int, id: ID, old: E, new: E)]
-      if changed.count <= 16 {
-        ordered = changed.map { (old._ids.firstIndex(of: $0.key)!, $0.key, $0.old, $0.new) }.sorted { $0.position < $1.position }
-      } else {
-        var byID: [ID: (old: E, new: E)] = [:]
-        for entry in changed { byID[entry.key] = (entry.old, entry.new) }
-        ordered = old._ids.enumerated().compactMap { position, id in byID[id].map { (position, id, $0.old, $0.new) } }
-      }
-      for entry in ordered {
-        push(.id(Renderer.renderKey(entry.id, options: options)))
-        diff(entry.old, entry.new, at: entry.position)
-        pop()
+    if sameOrder || old._ids == new._ids {
+      let same = Reflection.sameness(E.self)
+      let capacity = identifiedArrayChunkCapacity
+      for chunk in old.differingChunks(from: new) {
+        let a = old._chunks[chunk].elements
+        let b = new._chunks[chunk].elements
+        for offset in a.indices where !same(a[offset], b[offset]) {
+          let position = chunk * capacity + offset
+          push(.id(Renderer.renderKey(old._ids[position], options: options)))
+          diff(a[offset], b[offset], at: position)
+          pop()
+        }
       }
       return
     }
-    diffIdentified(oldIDs: old._ids, newIDs: new._ids, old: { old._storage[old._ids[$0]]! }, new: { new._storage[new._ids[$0]]! })
+    diffIdentified(oldIDs: old._ids, newIDs: new._ids, old: { old.element(at: $0) }, new: { new.element(at: $0) })
   }
 
   /// The entries whose values differ between two dictionaries with the same keys, found by
   /// walking both in step — which works when one is a copy of the other with values changed
-  /// (the same buckets in the same order), and needs no hashing. Values with identical bytes
-  /// are equal; others are compared with `==` when available. `nil` when the walks do not
+  /// (the same buckets in the same order), and needs no hashing. `nil` when the walks do not
   /// line up.
   static func changedValues<K, V>(_ old: [K: V], _ new: [K: V]) -> [(key: K, old: V, new: V)]? {
     guard old.count == new.count else { return nil }
@@ -115,12 +126,8 @@ extension Differ {
   /// Whether `element` renders its id as an `id` member equal to `id`'s rendering, so that
   /// a reader can find `[id: X]` in the rendered array.
   private func showsID(_ element: Any, id: Any) -> Bool {
-    let kind = TypeKind(type(of: element))
-    guard kind == .struct || kind == .class else { return false }
-    guard !(element is any BuiltinRenderable), !(element is any LoupeRedacted), !(element is any CustomLoupeRepresentable) else {
-      return false
-    }
     let info = TypeInfo.of(type(of: element))
+    guard info.kind == .struct || info.kind == .class, !info.isBuiltin, !info.isRedacted, !info.isCustom else { return false }
     let fields: [(label: String, value: Any)]
     if info.fields != nil {
       fields = info.fieldValues(of: element)
@@ -275,6 +282,17 @@ extension Differ {
     if capped { cuts += 1 }
     defer { if capped { cuts -= 1 } }
     let same = Reflection.sameness(V.self)
+    // A copy with values changed in place walks in step with its original: no hashing.
+    if old.count == new.count, let inStep = Self.changedValues(old, new) {
+      var changed = inStep.map { (key: Renderer.renderKey($0.key, options: options), old: $0.old, new: $0.new) }
+      changed.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
+      for entry in changed {
+        push(.key(Renderer.keyText(entry.key)))
+        diff(entry.old, entry.new)
+        pop()
+      }
+      return
+    }
     var removed: [(key: JSON, value: V)] = []
     var changed: [(key: JSON, old: V, new: V)] = []
     for (key, value) in old {

@@ -154,12 +154,24 @@ enum Reflection {
   /// Identical bits, else what the wire sees for strings and numbers (`WireEquatable`), else
   /// `==` when `T` is `Equatable`: a sound "nothing changed here".
   static func sameness<T>(_: T.Type) -> (T, T) -> Bool {
-    let ranges = TypeInfo.of(T.self).meaningfulBytes
+    // The conformances come from the type's cached `TypeInfo`: no protocol lookup per call.
+    let info = TypeInfo.of(T.self)
+    let ranges = info.meaningfulBytes
     let bits: (T, T) -> Bool = { a, b in
       withUnsafeBytes(of: a) { pa in withUnsafeBytes(of: b) { pb in sameBytes(pa.baseAddress, pb.baseAddress, ranges) } }
     }
-    if let wire = wireEquality(T.self) { return { bits($0, $1) || wire($0, $1) } }
-    guard let equality = equality(T.self) else { return bits }
+    if let wire = info.wireEquatable {
+      func open<U: WireEquatable>(_: U.Type) -> (T, T) -> Bool {
+        { unsafeBitCast($0, to: U.self).wireEquals(unsafeBitCast($1, to: U.self)) }
+      }
+      let wireEqual = open(wire)
+      return { bits($0, $1) || wireEqual($0, $1) }
+    }
+    guard let equatable = info.equatable else { return bits }
+    func openEquatable<U: Equatable>(_: U.Type) -> (T, T) -> Bool {
+      { unsafeBitCast($0, to: U.self) == unsafeBitCast($1, to: U.self) }
+    }
+    let equality = openEquatable(equatable)
     return { bits($0, $1) || equality($0, $1) }
   }
 

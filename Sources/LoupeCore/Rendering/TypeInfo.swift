@@ -31,6 +31,9 @@ final class TypeInfo: @unchecked Sendable {
   let isCustom: Bool
   /// The type as `Equatable`, when it is.
   let equatable: (any Equatable.Type)?
+  /// The type as `WireEquatable` (strings, numbers and containers of them), when it is: the
+  /// diff compares these by what the wire shows, not by `==`.
+  let wireEquatable: (any WireEquatable.Type)?
   /// The stored properties in rendering order, when they can be loaded directly.
   let fields: [Field]?
   /// For enums: whether some case carries a payload (if not, a value is just its case name).
@@ -85,6 +88,7 @@ final class TypeInfo: @unchecked Sendable {
     isRedacted = type is any LoupeRedacted.Type
     isCustom = type is any CustomLoupeRepresentable.Type
     equatable = type as? any Equatable.Type
+    wireEquatable = type as? any WireEquatable.Type
     let customMirror = type is any CustomReflectable.Type
     switch kind {
     case .struct where !customMirror && !isBuiltin: fields = Self.directFields(of: type, options: [])

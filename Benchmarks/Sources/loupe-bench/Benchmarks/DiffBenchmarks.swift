@@ -5,7 +5,7 @@ import Loupe
 /// as text) against CustomDump's `diff` (what TCA's `_printChanges()` prints), on the same
 /// two values. Both sides produce a readable diff of one action's change.
 enum DiffBenchmarks {
-  static let all: [Benchmark] = [nested, identifiedArray]
+  static let all: [Benchmark] = [nested, identifiedArray, identifiedInsert, identifiedRemove] + thresholds
 
   static let nested = Benchmark(id: "diff.nested", what: "state diff: nested struct, 1 field changed") { context in
     let (old, new) = Fixtures.nestedPair()
@@ -13,7 +13,7 @@ enum DiffBenchmarks {
     return Pair(
       loupe: { n in for _ in 0..<n { blackHole(loupeDiff(old, new)) } },
       other: { n in for _ in 0..<n { blackHole(CustomDump.diff(old, new)) } },
-      rows: { [.timed("diff.nested", "state diff: nested struct, 1 field changed", $0, target: .fasterBy(5))] })
+      rows: { [.timed("diff.nested", "state diff: nested struct, 1 field changed", $0, target: .fasterBy(100))] })
   }
 
   static let identifiedArray = Benchmark(id: "diff.identified", what: "state diff: identified array, 1 element changed") {
@@ -27,8 +27,51 @@ enum DiffBenchmarks {
       rows: {
         [.timed(
           "diff.identified", "state diff: \(Format.count(Double(count)))-element identified array, 1 element changed", $0,
-          target: .fasterBy(20))]
+          target: .fasterBy(500))]
       })
+  }
+
+  static let identifiedInsert = identified(.insert, expectedPath: { _ in "todos[id: -1]" })
+  static let identifiedRemove = identified(.remove, expectedPath: { "todos[id: \($0 / 2)]" })
+
+  static func identified(_ edit: Fixtures.Edit, expectedPath: @escaping @Sendable (Int) -> String) -> Benchmark {
+    let id = "diff.identified.\(edit.rawValue)"
+    return Benchmark(id: id, what: "state diff: identified array, 1 element \(edit.rawValue)ed") { context in
+      let count = context.smoke ? 200 : 10_000
+      let (old, new) = Fixtures.todosPair(count: count, edit: edit)
+      try check(old, new, expectedPath: expectedPath(count))
+      return Pair(
+        loupe: { n in for _ in 0..<n { blackHole(loupeDiff(old, new)) } },
+        other: { n in for _ in 0..<n { blackHole(CustomDump.diff(old, new)) } },
+        rows: {
+          [.timed(
+            id, "state diff: \(Format.count(Double(count)))-element identified array, 1 element \(edit.rawValue)ed", $0,
+            target: .fasterBy(500))]
+        })
+    }
+  }
+
+  /// No threshold where k + 1 changes cost less than k: a plain array of 100,000
+  /// identifiable elements with k + 1 changed elements against the same with k (ratio ≥ 1).
+  static let thresholds: [Benchmark] = [(16, 17), (64, 65), (256, 257)].map { pair in
+    let id = "diff.plain.k\(pair.1)-vs-k\(pair.0)"
+    return Benchmark(id: id, what: "plain array diff, \(pair.1) vs \(pair.0) elements changed") { context in
+      let count = context.smoke ? 2_000 : 100_000
+      let (a, b) = Fixtures.plainPair(count: count, changed: pair.1)
+      let (c, d) = Fixtures.plainPair(count: count, changed: pair.0)
+      guard StateDiff.diff(a, b).count == pair.1, StateDiff.diff(c, d).count == pair.0 else {
+        throw BenchmarkError("the plain-array diffs did not find the changes")
+      }
+      return Pair(
+        loupe: { n in for _ in 0..<n { blackHole(StateDiff.diff(a, b)) } },
+        other: { n in for _ in 0..<n { blackHole(StateDiff.diff(c, d)) } },
+        rows: {
+          [.timed(
+            id, "state diff: \(Format.count(Double(count)))-element plain array, \(pair.1) changed vs \(pair.0) changed",
+            $0, target: .reference, note: "a ratio below 1 would be a threshold: more changes costing less",
+            judgeByInstructions: true)]
+        })
+    }
   }
 
   /// What Loupe does per action for a `state.changed` event, plus the text a person reads.

@@ -84,11 +84,30 @@ enum Fixtures {
 
   /// A list of `count` todos and a copy with one element's field changed in the middle.
   static func todosPair(count: Int) -> (TodosState, TodosState) {
+    todosPair(count: count, edit: .change)
+  }
+
+  enum Edit: String, CaseIterable { case change, insert, remove }
+
+  /// One element of `count` changed, inserted or removed in the middle.
+  static func todosPair(count: Int, edit: Edit) -> (TodosState, TodosState) {
     let todos = IdentifiedArrayOf<Todo>(
       uniqueElements: (0..<count).map { Todo(id: $0, title: "Todo number \($0)", isDone: $0 % 3 == 0, tags: ["home"]) })
     let old = TodosState(todos: todos)
     var new = old
-    new.todos[id: count / 2]!.isDone.toggle()
+    switch edit {
+    case .change: new.todos[id: count / 2]!.isDone.toggle()
+    case .insert: new.todos.insert(Todo(id: -1, title: "New", isDone: false, tags: []), at: count / 2)
+    case .remove: new.todos.remove(id: count / 2)
+    }
+    return (old, new)
+  }
+
+  /// A plain array of `count` identifiable elements with `changed` of them changed, spread out.
+  static func plainPair(count: Int, changed: Int) -> ([Todo], [Todo]) {
+    let old = (0..<count).map { Todo(id: $0, title: "Todo number \($0)", isDone: false, tags: []) }
+    var new = old
+    for k in 0..<changed { new[k * (count / changed)].isDone = true }
     return (old, new)
   }
 }
