@@ -22,7 +22,9 @@
 ///   value, `+ ` for the new one, two spaces for context; nesting indents by two spaces.
 /// - Containers that changed inside open with `{` or `[`, show their changed members, and
 ///   close; runs of two or more unchanged members or elements collapse to `… (N unchanged)`,
-///   a single unchanged one shows as itself (`{…}` / `[…]` for a container).
+///   a single unchanged one shows as itself (`{…}` / `[…]` for a container). Members that
+///   identify their object — `id`, `name`, `title`, `key` holding a single value — always
+///   show, so the reader can tell which element changed.
 /// - Object members are labelled `name: ` (quoted if not an identifier); array elements
 ///   `[i]: ` with their old index on `−` lines and their new index otherwise. Arrays are
 ///   aligned by equality like ``JSONDiff``; arrays whose elements are all objects with
@@ -121,7 +123,12 @@ public enum DiffText {
         if segment.isEqual {
           for (i, j) in zip(segment.old, segment.new) {
             let label = ValueText.memberName(y[j].key) + ": "
-            if x[i].value == y[j].value {
+            if x[i].value == y[j].value, ValueText.isAtom(y[j].value), Self.identifying.contains(y[j].key) {
+              // What tells the reader which element this is stays in sight.
+              flush(level: level)
+              keep(label, y[j].value)
+              flush(level: level)
+            } else if x[i].value == y[j].value {
               keep(label, y[j].value)
             } else {
               flush(level: level)
@@ -181,6 +188,10 @@ public enum DiffText {
       }
       flush(level: level)
     }
+
+    /// Members that identify the object they sit in: shown even when unchanged, so a changed
+    /// row reads `id: 3` rather than folding it into `… (2 unchanged)`.
+    static let identifying: Set<String> = ["id", "name", "title", "key"]
 
     /// The `id` members of `elements` when every element is an object with one and they are
     /// unique; `nil` otherwise (or when empty).
