@@ -5,6 +5,10 @@ import LoupeExamples
 if CommandLine.arguments.dropFirst().first == "probe" {
   ProbeScenario.main(Array(CommandLine.arguments.dropFirst(2)))
 }
+// Hidden scenario used by the rendering zoo's tests (see RenderingZoo.swift).
+if CommandLine.arguments.dropFirst().first == "zoo" {
+  RenderingZoo.main(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 // pages, game, todos: see `loupe-examples --help`.
 exit(await ExamplesMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -370,8 +370,8 @@ struct Differ {
   }
 
   private mutating func diffObjects(_ old: Any, _ new: Any, _ info: TypeInfo) {
-    let a = ObjectIdentifier(old as AnyObject)
-    let b = ObjectIdentifier(new as AnyObject)
+    let a = ObjectIdentifier(Reflection.opened(old) as AnyObject)
+    let b = ObjectIdentifier(Reflection.opened(new) as AnyObject)
     // A cycle back to an instance being diffed renders as a `$ref`: compare renderings.
     if oldAncestors.contains(where: { $0.object == a }) || newAncestors.contains(where: { $0.object == b }) {
       diffRenderings(old, new)

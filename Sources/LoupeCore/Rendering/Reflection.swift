@@ -52,6 +52,25 @@ enum Reflection {
     return _openExistential(value, do: open)
   }
 
+  /// `value` as its dynamic type. An `Any` can hold another existential — an `any Error` or
+  /// `any P` from a mirror's child or an optional's payload, an `AnyObject` — and then the
+  /// value's bytes are that existential's box, not the value: reading a class's fields there,
+  /// or taking `value as AnyObject` (which boxes the box), reads the wrong memory (an
+  /// `NSError` in an `(any Error)?` crashed the host this way). Cheap when nothing is nested:
+  /// one load of the held type's kind.
+  static func opened(_ value: Any) -> Any {
+    func heldKind<T>(_: T) -> Int { unsafeBitCast(T.self, to: UnsafePointer<Int>.self).pointee }
+    var value = value
+    // Existential (0x303) or existential metatype (0x306) held: cast it out, maybe repeatedly.
+    var depth = 0
+    while depth < 8, case let kind = _openExistential(value, do: heldKind), kind == 0x303 || kind == 0x306 {
+      func cast<U>(_: U.Type) -> Any { value as! U }
+      value = _openExistential(Swift.type(of: value), do: cast)
+      depth += 1
+    }
+    return value
+  }
+
   /// `value` with every level of optional removed; `nil` when some level is `nil`.
   static func unwrap(_ value: Any) -> Any? {
     var current = value

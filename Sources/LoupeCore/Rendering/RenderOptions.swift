@@ -67,6 +67,8 @@ public enum RenderMarker {
   public static let maxSize = "… (max size)"
   /// A function value.
   public static let function = "<function>"
+  /// An actor: `"<actor Counter>"` (its state is isolated to it, never read from outside).
+  public static func actor(_ typeName: String) -> String { "<actor \(typeName)>" }
   /// The key of the member that ends a truncated object.
   public static let truncatedKey = "…"
   /// The final element of a truncated array: `"… 9000 more"`.

@@ -76,7 +76,7 @@ struct Renderer {
       case .metatype: return .string(TypeName.of(value as! Any.Type))
       case .optional, .existential, .other:
         let mirror = Mirror(reflecting: value)
-        if mirror.children.isEmpty && mirror.displayStyle == nil { return string(String(describing: value)) }
+        if mirror.children.isEmpty && mirror.displayStyle == nil { return opaque(value) }
         return renderMirrored(mirror, of: value)
       }
     }
@@ -100,12 +100,26 @@ struct Renderer {
     if let payload = mirror.children.first, let name = payload.label {
       return .object(JSONObject([JSONObject.Member(name, render(payload.value, at: .field(name)))]))
     }
-    return .string(Reflection.caseName(value) ?? String(describing: value))
+    return .string(Reflection.caseName(value) ?? opaqueText(value))
+  }
+
+  /// A value with no visible structure. Its `description` is user code that may trap (or
+  /// block, or be slow), so it is asked only of the runtime's own builtin types (opaque
+  /// kind: raw pointers and the like, described by the runtime). Anything else shows as its
+  /// type name: `"<Foo>"`.
+  func opaque(_ value: Any) -> JSON { string(opaqueText(value)) }
+
+  func opaqueText(_ value: Any) -> String {
+    let type = Swift.type(of: value)
+    if unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee == 0x300 { return String(describing: value) }
+    return "<" + TypeName.of(type) + ">"
   }
 
   private mutating func renderObject(_ value: Any, _ info: TypeInfo) -> JSON {
-    let object = ObjectIdentifier(value as AnyObject)
-    if let ancestor = ancestors.first(where: { $0.object == object }) {
+    let object = ObjectIdentifier(Reflection.opened(value) as AnyObject)
+    // An ancestor at this very depth is this node itself, rendered again (the diff renders
+    // an instance it has entered when it falls back to renderings): not a cycle.
+    if let ancestor = ancestors.first(where: { $0.object == object && $0.depth < path.count }) {
       references += 1
       return .object(["$ref": .string(path.text(prefix: ancestor.depth))])
     }
@@ -135,7 +149,7 @@ struct Renderer {
       guard let wrapped = mirror.children.first?.value else { return .null }
       return renderContent(wrapped)
     case .enum?:
-      guard let child = mirror.children.first else { return string(String(describing: value)) }
+      guard let child = mirror.children.first else { return .string(Reflection.caseName(value) ?? opaqueText(value)) }
       let name = child.label ?? Reflection.caseName(value) ?? "case"
       return .object(JSONObject([JSONObject.Member(name, render(child.value, at: .field(name)))]))
     default:

@@ -81,6 +81,14 @@ final class TypeInfo: @unchecked Sendable {
       renderBuiltin = render
       diffBuiltin = (type as? any ScalarRenderable.Type).map { scalarDiff($0) } ?? diff
       isBuiltin = true
+    } else if type is any Actor.Type {
+      // An actor's state is isolated to it: reading its stored properties from here would
+      // race with the actor (a torn read can crash the program), and its mirror shows the
+      // runtime's `$defaultActor`. It renders as what it is: `"<actor Counter>"`.
+      let marker = JSON.string(RenderMarker.actor(TypeName.of(type)))
+      renderBuiltin = { _, _ in marker }
+      diffBuiltin = { _, _, _ in }
+      isBuiltin = true
     } else {
       (renderBuiltin, diffBuiltin) = (nil, nil)
       isBuiltin = false
@@ -94,7 +102,7 @@ final class TypeInfo: @unchecked Sendable {
     case .struct where !customMirror && !isBuiltin: fields = Self.directFields(of: type, options: [])
     // `.classType` (a `static var`, hence spelled by its raw value): offsets from the object's
     // start, superclass properties included.
-    case .class where !customMirror: fields = Self.directFields(of: type, options: _EachFieldOptions(rawValue: 1))
+    case .class where !customMirror && !isBuiltin: fields = Self.directFields(of: type, options: _EachFieldOptions(rawValue: 1))
     // Tuple elements cannot be weak; unlabeled ones are named ".0", ".1", … here.
     case .tuple: fields = Self.directFields(of: type, options: [])
     default: fields = nil
@@ -210,7 +218,7 @@ final class TypeInfo: @unchecked Sendable {
   func fieldValues(of value: Any) -> [(label: String, value: Any)] {
     guard let fields else { return [] }
     if kind == .class {
-      let object = value as AnyObject
+      let object = Reflection.opened(value) as AnyObject
       return withExtendedLifetime(object) {
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         return fields.map { ($0.label, Self.load($0.type, at: base + $0.offset)) }

@@ -9,7 +9,8 @@
 ///     todos: [
 ///       [0]: {…}
 ///       [1]: {
-///         … (2 unchanged)
+///         id: 2
+///         title: "Eggs"
 /// −       isDone: false
 /// +       isDone: true
 ///       }
@@ -22,7 +23,9 @@
 ///   value, `+ ` for the new one, two spaces for context; nesting indents by two spaces.
 /// - Containers that changed inside open with `{` or `[`, show their changed members, and
 ///   close; runs of two or more unchanged members or elements collapse to `… (N unchanged)`,
-///   a single unchanged one shows as itself (`{…}` / `[…]` for a container).
+///   a single unchanged one shows as itself (`{…}` / `[…]` for a container). In an array
+///   element, the members that identify it — `id`, `name`, `title`, `key` holding a single
+///   value — always show, so the reader can tell which element changed.
 /// - Object members are labelled `name: ` (quoted if not an identifier); array elements
 ///   `[i]: ` with their old index on `−` lines and their new index otherwise. Arrays are
 ///   aligned by equality like ``JSONDiff``; arrays whose elements are all objects with
@@ -54,11 +57,11 @@ public enum DiffText {
       lines.append(gutter + String(repeating: "  ", count: level) + text)
     }
 
-    mutating func changed(_ a: JSON, _ b: JSON, oldLabel: String, newLabel: String, level: Int) {
+    mutating func changed(_ a: JSON, _ b: JSON, oldLabel: String, newLabel: String, level: Int, isElement: Bool = false) {
       switch (a, b) {
       case (.object(let x), .object(let y)) where !x.isEmpty && !y.isEmpty:
         line("  ", level, newLabel + "{")
-        members(x, y, level: level + 1)
+        members(x, y, level: level + 1, isElement: isElement)
         line("  ", level, "}")
       case (.array(let x), .array(let y)) where !x.isEmpty && !y.isEmpty:
         line("  ", level, newLabel + "[")
@@ -115,13 +118,19 @@ public enum DiffText {
       unchanged.removeAll()
     }
 
-    mutating func members(_ x: JSONObject, _ y: JSONObject, level: Int) {
+    /// The members of two objects; an array element's identifying members stay in sight.
+    mutating func members(_ x: JSONObject, _ y: JSONObject, level: Int, isElement: Bool) {
       let segments = SequenceDiff.segments(oldCount: x.count, newCount: y.count) { x[$0].key == y[$1].key }
       for segment in segments {
         if segment.isEqual {
           for (i, j) in zip(segment.old, segment.new) {
             let label = ValueText.memberName(y[j].key) + ": "
-            if x[i].value == y[j].value {
+            if isElement, x[i].value == y[j].value, ValueText.isAtom(y[j].value), Self.identifying.contains(y[j].key) {
+              // What tells the reader which element this is stays in sight.
+              flush(level: level)
+              keep(label, y[j].value)
+              flush(level: level)
+            } else if x[i].value == y[j].value {
               keep(label, y[j].value)
             } else {
               flush(level: level)
@@ -152,7 +161,7 @@ public enum DiffText {
         for offset in 0..<paired {
           let i = segment.old.lowerBound + offset
           let j = segment.new.lowerBound + offset
-          changed(x[i], y[j], oldLabel: "[\(i)]: ", newLabel: "[\(j)]: ", level: level)
+          changed(x[i], y[j], oldLabel: "[\(i)]: ", newLabel: "[\(j)]: ", level: level, isElement: true)
         }
         for i in (segment.old.lowerBound + paired)..<segment.old.upperBound { dump("− ", x[i], label: "[\(i)]: ", level: level) }
         for j in (segment.new.lowerBound + paired)..<segment.new.upperBound { dump("+ ", y[j], label: "[\(j)]: ", level: level) }
@@ -170,7 +179,7 @@ public enum DiffText {
               keep("[\(j)]: ", y[j])
             } else {
               flush(level: level)
-              changed(x[i], y[j], oldLabel: "[\(i)]: ", newLabel: "[\(j)]: ", level: level)
+              changed(x[i], y[j], oldLabel: "[\(i)]: ", newLabel: "[\(j)]: ", level: level, isElement: true)
             }
           }
           continue
@@ -181,6 +190,10 @@ public enum DiffText {
       }
       flush(level: level)
     }
+
+    /// Members that identify the array element they sit in: shown even when unchanged, so a
+    /// changed row reads `id: 3` rather than folding it into `… (2 unchanged)`.
+    static let identifying: Set<String> = ["id", "name", "title", "key"]
 
     /// The `id` members of `elements` when every element is an object with one and they are
     /// unique; `nil` otherwise (or when empty).
