@@ -251,7 +251,7 @@ extension DAPSession {
       channel.output("The program closed the connection.\n")
     }
     liveFinished = true
-    if stop == nil { channel.event("terminated") }
+    if stop == nil || terminating { channel.event("terminated") }
   }
 }
 
