@@ -154,7 +154,11 @@ class TraceTests(unittest.TestCase):
         stop = a.event("stopped")
         frame = a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"][0]
         scopes = {s["name"]: s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"]}
-        self.assertEqual(set(scopes), {"State (approximate)", "Event", "Changes", "Effects"})
+        self.assertEqual(set(scopes), {"State (approximate)", "Action", "Event", "Changes", "Effects"})
+        action = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": scopes["Action"]["variablesReference"]})["variables"]}
+        self.assertEqual(action["action"], "PageFeature.Action.timerTicked")
+        self.assertTrue(action["origin"].startswith("effect "))
+        self.assertRegex(action["source"], r"PageFeature.swift:\d+$")
         # The state after the action: the tick's change comes with the next event.
         state = a.ok("variables", {"variablesReference": scopes["State (approximate)"]["variablesReference"]})["variables"]
         self.assertIn("isSelected", [v["name"] for v in state])
