@@ -200,16 +200,21 @@ class Adapter:
             if raw["type"] == "event":
                 continue
 
-    def close(self, timeout=30):
-        try:
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
+    def close(self, timeout=30, closing_input=True):
+        """Waits for `loupe dap` to end — after closing its input, or (`closing_input=False`)
+        by itself, as it must after answering `disconnect`."""
+        if closing_input:
+            try:
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass
         try:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            raise AssertionError("loupe dap did not end after its input closed")
+            raise AssertionError("loupe dap did not end " + ("after its input closed" if closing_input else "after disconnect"))
+        if not closing_input:
+            self.proc.stdin.close()
         self._reader.join(timeout=timeout)
         self.proc.stdout.close()
         self.proc.stderr.close()

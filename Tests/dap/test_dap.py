@@ -154,7 +154,11 @@ class TraceTests(unittest.TestCase):
         stop = a.event("stopped")
         frame = a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"][0]
         scopes = {s["name"]: s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"]}
-        self.assertEqual(set(scopes), {"State (approximate)", "Event", "Changes", "Effects"})
+        self.assertEqual(set(scopes), {"State (approximate)", "Action", "Event", "Changes", "Effects"})
+        action = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": scopes["Action"]["variablesReference"]})["variables"]}
+        self.assertEqual(action["action"], "PageFeature.Action.timerTicked")
+        self.assertTrue(action["origin"].startswith("effect "))
+        self.assertRegex(action["source"], r"PageFeature.swift:\d+$")
         # The state after the action: the tick's change comes with the next event.
         state = a.ok("variables", {"variablesReference": scopes["State (approximate)"]["variablesReference"]})["variables"]
         self.assertIn("isSelected", [v["name"] for v in state])
@@ -237,8 +241,19 @@ class LiveTests(unittest.TestCase):
         a.ok("pause", {"threadId": stop["threadId"]})
         self.assertEqual(a.event("stopped")["reason"], "pause")
         a.ok("disconnect", {"terminateDebuggee": True})
-        a.close()
+        a.close(closing_input=False)  # it ends by itself after disconnect
         self.assertTrue(wait_gone(pid), "the launched program still runs after disconnect")
+
+    def test_terminate_ends_the_program_and_the_session(self):
+        a, pid = self.launch()
+        a.ok("configurationDone")
+        self.assertEqual(a.event("stopped")["reason"], "entry")
+        a.ok("terminate")
+        self.assertIn(a.event("exited")["exitCode"], (143, 0))  # SIGTERM (128 + 15), or it ended first
+        a.event("terminated")
+        a.ok("disconnect")
+        a.close(closing_input=False)
+        self.assertTrue(wait_gone(pid))
 
     def test_disconnect_can_leave_the_program_running(self):
         a, pid = self.launch(args=["pages", "--speed", "4", "--quiet", "--seconds", "4"])

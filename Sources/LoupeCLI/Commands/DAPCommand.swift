@@ -22,7 +22,7 @@ struct DAPCommand: Command {
 
       Threads are stores. A stop is at one event; its stack is the event and its causes, newest \
       first, each at the line that sent the action or created the effect. Scopes: State (the \
-      store's whole state after the event), Event, Changes, Effects. Stepping walks events: next \
+      store's whole state after the event), Action, Event, Changes, Effects. Stepping walks events: next \
       (the store's next action), step in (the next event this one caused), step out (its cause), \
       step back and reverse continue. Breakpoints: source lines, action-label globs (function \
       breakpoints), state paths (data breakpoints), and loupe doctor codes or warning \

@@ -31,11 +31,11 @@ final class DAPServer: Sendable {
   /// Handles requests until the input ends or the editor disconnects; then ends the session
   /// (a launched program is terminated when the editor just went away).
   func run() async {
-    for await body in requests {
+    reading: for await body in requests {
       switch DAPRequest.decode(body) {
       case .success(let request):
         await session.handle(request)
-        if await session.isFinished { break }
+        if await session.isFinished { break reading }
       case .failure(let error):
         if let seq = error.requestSeq {
           channel.fail(error, requestSeq: seq, command: error.command ?? "unknown")

@@ -51,6 +51,8 @@ actor DAPSession {
   var reportedUpTo = 0
   /// The live program's connection has closed (its events are all in the model).
   var liveFinished = false
+  /// `terminate` was asked: the program's end ends the session, stopped or not.
+  var terminating = false
   /// The client counts lines and columns from 1 unless it says otherwise.
   var linesStartAt1 = true
 

@@ -31,10 +31,9 @@ final class DAPChannel: Sendable {
     write(message)
   }
 
-  func event(_ name: String, _ body: JSON? = nil) {
-    var message: JSONObject = ["type": "event", "event": .string(name)]
-    if let body { message["body"] = body }
-    write(message)
+  /// An event; a body-less one gets `{}` (DAP allows either, and some clients' models need a body).
+  func event(_ name: String, _ body: JSON = [:]) {
+    write(["type": "event", "event": .string(name), "body": body])
   }
 
   /// A line in the editor's debug console (`output` event, category `console`).

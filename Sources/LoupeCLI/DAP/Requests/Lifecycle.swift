@@ -44,7 +44,7 @@ extension DAPSession {
     }
     phase = .open
     channel.respond(to: request)
-    channel.event("initialized", [:])
+    channel.event("initialized")
   }
 
   /// `attach`: `{socket}`, a program running with `LOUPE=unix:PATH`.
@@ -66,7 +66,7 @@ extension DAPSession {
     announceProcess(info, method: "attach")
     phase = .open
     channel.respond(to: request)
-    channel.event("initialized", [:])
+    channel.event("initialized")
   }
 
   func configurationDone(_ request: DAPRequest) throws(DAPError) {
@@ -118,6 +118,7 @@ extension DAPSession {
     channel.respond(to: request)
     switch target {
     case .live(_, let program?, _)?:
+      terminating = true
       program.terminate()  // `exited` and `terminated` follow when it has ended
     case .live(let client, nil, _)?:
       try? await client.shutdown()

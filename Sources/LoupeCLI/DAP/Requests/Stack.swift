@@ -66,7 +66,8 @@ extension DAPSession {
   /// A 1-based line for the client's convention.
   func line(_ oneBased: Int) -> Int { linesStartAt1 ? oneBased : oneBased - 1 }
 
-  /// `State` (the store's whole state after the event), `Event` (the event's own fields),
+  /// `State` (the store's whole state after the event), `Action` (the action the event is or
+  /// follows from: label, origin, line, payload), `Event` (the event's own fields),
   /// `Changes` (what the event — or the action it belongs to — changed in the store) and
   /// `Effects` (the store's effects running after the event).
   func scopes(_ request: DAPRequest) throws(DAPError) {
@@ -81,6 +82,18 @@ extension DAPSession {
         scope["expensive"] = false
         scopes.append(.object(scope))
       }
+    }
+    if let actionIndex = event.kind == ActionReceived.kind ? frame.index : actionBehind(frame.index),
+      case .actionReceived(let action) = model.event(at: actionIndex).payload
+    {
+      var rows = [
+        DAPVariable(name: "action", value: action.action),
+        DAPVariable(name: "seq", value: "#\(model.event(at: actionIndex).seq)"),
+        DAPVariable(name: "origin", value: action.origin == .effect ? "effect \(action.effect.map(String.init) ?? "?")" : action.origin.rawValue),
+      ]
+      if let source = action.source { rows.append(DAPVariable(name: "source", value: source.description)) }
+      rows.append(DAPScopes.variable(named: "value", action.value, store: nil, path: nil, references: &references))
+      scopes.append(.object(DAPScopes.scope("Action", references.add(.list(rows)), named: rows.count)))
     }
     let eventReference = references.add(.value(model.eventJSON(at: frame.index), store: nil, path: nil))
     scopes.append(.object(DAPScopes.scope("Event", eventReference, hint: "arguments", value: nil)))

@@ -89,7 +89,7 @@ extension DAPSession {
 
   /// The action behind an event that is not one: its nearest cause that is an action (the
   /// action that cancelled an effect, that started it, that changed the state).
-  private func actionBehind(_ index: Int) -> Int? {
+  func actionBehind(_ index: Int) -> Int? {
     guard model.event(at: index).kind != ActionReceived.kind else { return nil }
     var next = model.cause(of: index)
     while let cause = next {
@@ -251,7 +251,7 @@ extension DAPSession {
       channel.output("The program closed the connection.\n")
     }
     liveFinished = true
-    if stop == nil { channel.event("terminated") }
+    if stop == nil || terminating { channel.event("terminated") }
   }
 }
 
