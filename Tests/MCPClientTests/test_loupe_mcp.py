@@ -236,6 +236,20 @@ def test_the_client_leaving_ends_the_programs():
     check(not alive(pid), "the launched program outlived the client")
 
 
+@test
+def test_terminating_the_server_ends_the_programs():
+    server = RawServer()
+    server.initialize()
+    answer = server.request(1, "tools/call", {"name": "loupe_open", "arguments": {"program": EXAMPLES, "args": ["pages", "--seconds", "120"]}})
+    pid = answer["result"]["structuredContent"]["pid"]
+    check(alive(pid), "the program should be running")
+    server.process.terminate()
+    status = server.process.wait(timeout=30)
+    check(status == 0, f"loupe mcp exited with {status} on SIGTERM")
+    check(not alive(pid), "the launched program outlived loupe mcp")
+    server.close()
+
+
 # MARK: Bad input
 
 

@@ -19,7 +19,7 @@ struct MCPCommand: Command {
       tools loupe_open, loupe_stores, loupe_timeline, loupe_state, loupe_why, loupe_doctor, \
       loupe_stats, loupe_effects, loupe_mark, loupe_save and loupe_close. Configure the agent to \
       run 'loupe mcp' (an "mcpServers" entry). Logs go to standard error. Ends when the client \
-      closes standard input, and ends the programs it launched.
+      closes standard input (or on SIGTERM or SIGINT), and ends the programs it launched.
       """,
     usage: "",
     examples: [("loupe mcp", "What an agent runs (see the README's 'Coding agents' section)")])
@@ -36,6 +36,17 @@ struct MCPCommand: Command {
     let channel = LineChannel(input: input, output: output)
     let server = MCPServer(tools: ToolBox(sessions: SessionRegistry(), log: log), send: { channel.send($0) }, log: log)
     let ended = AsyncStream<Void>.makeStream()
+    // SIGTERM or SIGINT (a client that stops its server that way has left too): end like at
+    // the end of input, closing every session and the programs launched; a second one exits.
+    let signals = SignalForwarder { number, count in
+      if count == 1 {
+        log("loupe mcp: signal \(number): closing the sessions")
+        ended.continuation.finish()
+      } else {
+        exit(128 + number)
+      }
+    }
+    defer { signals.cancel() }
     channel.start(
       onLine: { server.receive($0) },
       onOversizedLine: { server.receiveOversizedLine(length: $0) },
