@@ -64,6 +64,7 @@ extension TestStore {
           return
         }
         checkState(first, assert: assert, at: site)
+        await settle()
         reportIssues(at: site)
         return
       }
@@ -75,6 +76,7 @@ extension TestStore {
         let match = received[index]
         received.removeFirst(index + 1)
         checkState(match, assert: assert, at: site)
+        await settle()
         reportIssues(at: site)
         return
       }
@@ -94,15 +96,24 @@ extension TestStore {
 
   // MARK: Waiting
 
+  /// Lets the effects run until all sleep on the test clock or have ended (at most a moment
+  /// when some wait on something else): what an assertion just saw has had its consequences,
+  /// such as an effect ending right after sending the action received.
+  func settle() async {
+    guard effectsOnTestClock else { return }
+    _ = await waitForActivity(limit: .milliseconds(100), until: { false }, waitsForArrival: false)
+  }
+
   /// Waits until an action arrives, every effect on the test clock is asleep or has ended,
   /// or `limit` passes — whichever comes first.
   func waitForActivity(
-    limit: Duration, until done: @escaping @MainActor () -> Bool, also task: StoreTask? = nil
+    limit: Duration, until done: @escaping @MainActor () -> Bool, also task: StoreTask? = nil, waitsForArrival: Bool = true
   ) async -> WaitSignal.Outcome {
     if done() { return .arrived }
     let signal = WaitSignal()
-    arrival = signal
-    defer { arrival = nil }
+    let previous = arrival
+    if waitsForArrival { arrival = signal }
+    defer { arrival = previous }
     let timer = Task { @MainActor in
       try? await Task.sleep(for: limit)
       signal.fire(.timedOut)

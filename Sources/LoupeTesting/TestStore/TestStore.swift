@@ -113,16 +113,13 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  #if canImport(Darwin)
-  // As `Store`: `isolated deinit` needs a newer OS than the package's minimum.
-  deinit {
+  // Not `isolated deinit`: that one may run later as a job of its own, outside the test's
+  // task, where Swift Testing no longer knows which test to fail. A plain deinit runs where
+  // the last reference goes away: at the end of the test, in its task, on the main actor
+  // (TestStore is for `@MainActor` tests: releasing it elsewhere traps).
+  nonisolated deinit {
     MainActor.assumeIsolated { self.complete() }
   }
-  #else
-  isolated deinit {
-    complete()
-  }
-  #endif
 
   // MARK: Sending
 
@@ -157,6 +154,7 @@ public final class TestStore<State: Equatable, Action> {
     }
     sent = nil
     checkState(processed, assert: assert, at: site)
+    await settle()
     reportIssues(at: site)
     return task
   }
