@@ -94,7 +94,7 @@ import Testing
 
       Still running:
 
-        effect 1 of LoaderFeature#1 (LoaderFeature.swift:38), returned by LoaderFeature.Action.waitForever sent at TestStoreFailureTests.swift:66
+        effect 1 of LoaderFeature#1 (LoaderFeature.swift:38), returned by LoaderFeature.Action.waitForever sent at TestStoreFailureTests.swift:87
       """, line: line)])
     await store.skipInFlightEffects()
   }
