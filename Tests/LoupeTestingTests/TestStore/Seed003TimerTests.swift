@@ -83,3 +83,29 @@ import Testing
       """, line: line)])
   }
 }
+
+/// The tie scenario of issue 15 as a golden trace: two stores on one test clock, ticking at
+/// the same instants; the trace is the same on every run.
+@MainActor
+@Suite struct TieGoldenTests {
+  @Test(arguments: 0..<20) func twoTimersOnOneClockMatchTheirGolden(run: Int) async {
+    let recorder = DiagnosticRecorder()
+    let clock = TestClock()
+    let one = recorder.store(initialState: StopwatchFeature.State(), name: "one", clock: clock) {
+      StopwatchFeature()
+    } withDependencies: {
+      $0.date = .constant(Date(timeIntervalSince1970: 1))
+    }
+    let two = recorder.store(initialState: StopwatchFeature.State(), name: "two", clock: clock) {
+      StopwatchFeature()
+    } withDependencies: {
+      $0.date = .constant(Date(timeIntervalSince1970: 2))
+    }
+    one.send(.start)
+    two.send(.start)
+    await clock.advance(by: .milliseconds(30))
+    one.send(.stop)
+    two.send(.stop)
+    recorder.assertMatchesGolden("../Fixtures/two-timers-tie.loupe")
+  }
+}
