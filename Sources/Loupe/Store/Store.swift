@@ -53,19 +53,36 @@ public final class Store<State, Action> {
   ///   - cancellation: `.isolated` (default): cancel ids are this store's own (each scoped
   ///     child identity has its own too). `.processWide`: shared by every store of `bus`
   ///     created with it, keyed by id alone (on ``EventBus/shared``: the whole program).
-  ///   - clock: The clock effects see as `send.clock`, and debounce waits on. Pass a
-  ///     ``TestClock`` in tests.
+  ///   - clock: The clock effects see as `send.clock`, and debounce waits on; it is the
+  ///     `clock` dependency too. By default, the current `clock` dependency
+  ///     (`ContinuousClock` in a running program). Pass a ``TestClock`` in tests: the store's
+  ///     effects then run one at a time on the main thread, in a defined order.
   ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Changes to the dependencies (``DependencyValues``) the
+  ///     reducer and its effects see, made on top of the current ones
+  ///     (``withDependencies(_:operation:)``). Scoped child stores share them.
   public init<R: Reducer>(
     initialState: State,
     name: String? = nil,
     bus: EventBus = .shared,
     cancellation: CancellationScope = .isolated,
-    clock: some Clock<Duration> = ContinuousClock(),
-    @ReducerBuilder<State, Action> reducer: () -> R
+    clock: (any Clock<Duration>)? = nil,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) where R.State == State, R.Action == Action {
+    let ambient = DependencyValues.current
+    var dependencies: DependencyValues?
+    if clock != nil || prepareDependencies != nil || !ambient.isPlainLive {
+      var values = ambient.forNewStore()
+      if let clock { values.clock = clock }
+      prepareDependencies?(&values)
+      dependencies = values
+    }
+    let chosenClock: any Clock<Duration> = dependencies?.clock ?? ContinuousClock()
+    let storeClock = AnyClock(chosenClock)
     let runtime = StoreRuntime(
-      initialState: initialState, reducer: reducer(), name: name, bus: bus, cancellation: cancellation, clock: AnyClock(clock))
+      initialState: initialState, reducer: reducer(), name: name, bus: bus, cancellation: cancellation,
+      clock: storeClock, dependencies: dependencies)
     self.runtime = runtime
     self.node = runtime.root
     self.readState = { runtime.state }
@@ -189,6 +206,13 @@ public final class Store<State, Action> {
     StoreTask(collector: sendFrom(action, node, nil, CodeLocation(fileID: fileID, filePath: filePath, line: line)))
   }
 
+  /// Calls `observer` after every action the root store processes, with whether the program
+  /// sent it (else an effect did) and the state before and after: LoupeTesting's `TestStore`.
+  package func _observeActions(_ observer: @escaping @MainActor (Action, Bool, State, State) -> Void) {
+    guard let runtime = runtime as? StoreRuntime<State, Action> else { return }
+    runtime.actionObserver = observer
+  }
+
   /// Ends a root store now instead of at release: cancels its effects (reason
   /// `storeDestroyed`) and reports `store.destroyed` for it and its children. No-op on scoped
   /// stores and on a store already ended.
@@ -212,26 +236,23 @@ public struct StoreTask: Sendable {
   let collector: EffectCollector
 
   /// Waits until every effect the send started (including later parts of a `concatenate`)
-  /// has ended: completed, failed, or cancelled and returned.
+  /// has ended — completed, failed, or cancelled and returned — and, transitively, every
+  /// effect started by the actions those effects sent (an effect sends `.loaded`, whose
+  /// reducer returns another `.run`: `finish()` waits for that one too, as TCA's does).
   public func finish() async {
-    var index = 0
-    while index < collector.records.count {
-      await collector.records[index].waitUntilEnded()
-      index += 1
-    }
+    await collector.finish()
   }
 
-  /// Cancels the effects the send started that are still running.
+  /// Cancels the effects the send started that are still running, and those started by the
+  /// actions they sent.
   public func cancel() {
-    collector.isCancelled = true
-    for record in collector.records {
-      record.owner.runtime?.cancel(record, reason: .cancel, by: nil)
-    }
+    collector.cancelAll()
   }
 
   /// Whether ``cancel()`` was called.
   public var isCancelled: Bool { collector.isCancelled }
 
-  /// Whether every effect the send started has ended.
-  public var hasFinished: Bool { collector.records.allSatisfy(\.hasEnded) }
+  /// Whether every effect the send started, and every effect of the actions they sent, has
+  /// ended.
+  public var hasFinished: Bool { collector.hasFinished }
 }

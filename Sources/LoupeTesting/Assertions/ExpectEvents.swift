@@ -64,8 +64,8 @@ extension DiagnosticStream {
     let lastMatched = alignment.steps.last { if case .matched = $0 { true } else { false } }
     switch (mode, lastMatched) {
     case (.on, _): storage.state.withLock { $0.cursor = snapshot.events.count }
-    case (.off, .matched(_, let j)?): storage.state.withLock { $0.cursor = window[j] + 1 }
-    case (.off, _): break
+    case (.off(_), .matched(_, let j)?): storage.state.withLock { $0.cursor = window[j] + 1 }
+    case (.off(_), _): break
     }
     if let message = Self.mismatchMessage(alignment, expectations: expectations, events: events, mode: mode) {
       FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -92,7 +92,7 @@ extension DiagnosticStream {
     if missing > 0 { problems.append(plural(missing, "expected event did not happen", "expected events did not happen")) }
     if unexpected > 0 { problems.append(plural(unexpected, "unexpected event happened", "unexpected events happened")) }
     var header = "The stream does not match the expected events: " + problems.joined(separator: ", ")
-    if mode == .off { header += " in this order (exhaustivity is off: the events in between are not checked)" }
+    if mode != .on { header += " in this order (exhaustivity is off: the events in between are not checked)" }
     let footer = unexpected > 0
       ? "Exhaustivity is on: expect every event, narrow what is checked (kinds:, stores:), or turn exhaustivity off."
       : nil

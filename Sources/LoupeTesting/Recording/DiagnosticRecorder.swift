@@ -59,16 +59,21 @@ public final class DiagnosticRecorder: DiagnosticStream, @unchecked Sendable {
   ///   - initialState: The state to start from.
   ///   - name: The store id (by default `TypeName#N`).
   ///   - cancellation: `.isolated` (default) or `.processWide` cancel ids.
-  ///   - clock: The clock effects see; pass a ``TestClock`` to drive time.
+  ///   - clock: The clock effects see; pass a ``TestClock`` to drive time. By default the
+  ///     current `clock` dependency.
   ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Changes to the dependencies the store's reducer and effects see.
   @MainActor
   public func store<State, Action, R: Reducer>(
     initialState: State,
     name: String? = nil,
     cancellation: CancellationScope = .isolated,
-    clock: some Clock<Duration> = ContinuousClock(),
-    @ReducerBuilder<State, Action> reducer: () -> R
+    clock: (any Clock<Duration>)? = nil,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) -> Store<State, Action> where R.State == State, R.Action == Action {
-    Store(initialState: initialState, name: name, bus: bus, cancellation: cancellation, clock: clock, reducer: reducer)
+    Store(
+      initialState: initialState, name: name, bus: bus, cancellation: cancellation, clock: clock, reducer: reducer,
+      withDependencies: prepareDependencies)
   }
 }

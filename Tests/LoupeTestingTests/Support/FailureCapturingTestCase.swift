@@ -24,8 +24,14 @@ class FailureCapturingTestCase: XCTestCase {
   /// Runs `body` and returns the failures it reported instead of failing the test. Each must
   /// have been reported in the caller's file (the assertions' call sites are there).
   func capturingFailures(file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) rethrows -> [CapturedFailure] {
-    capture.withLock { $0 = [] }
+    beginCapture()
     try body()
+    return endCapture(file: file, line: line)
+  }
+
+  func beginCapture() { capture.withLock { $0 = [] } }
+
+  func endCapture(file: StaticString, line: UInt) -> [CapturedFailure] {
     let captured = capture.withLock { captured in
       defer { captured = nil }
       return captured ?? []
@@ -34,5 +40,15 @@ class FailureCapturingTestCase: XCTestCase {
       XCTFail("reported in \(path): \(failure)", file: file, line: line)
     }
     return captured.map(\.failure)
+  }
+}
+
+extension FailureCapturingTestCase {
+  /// The `async` form of ``capturingFailures(file:line:_:)``.
+  @MainActor
+  func capturingFailures(file: StaticString = #filePath, line: UInt = #line, _ body: @MainActor () async -> Void) async -> [CapturedFailure] {
+    beginCapture()
+    await body()
+    return endCapture(file: file, line: line)
   }
 }

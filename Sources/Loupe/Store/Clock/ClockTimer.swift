@@ -8,8 +8,11 @@ extension Clock where Duration == Swift.Duration {
   /// }
   /// .cancellable(id: CancelID.timer)
   /// ```
-  public func timer(interval: Duration) -> ClockTimer<Self> {
-    ClockTimer(clock: self, interval: interval)
+  ///
+  /// The sequence is the same type for every clock, so `timer` works on the `clock`
+  /// dependency (`any Clock<Duration>`) too: `@Dependency(\.clock) var clock` … `clock.timer(…)`.
+  public func timer(interval: Duration) -> ClockTimer<AnyClock> {
+    ClockTimer(clock: AnyClock(self), interval: interval)
   }
 }
 

@@ -92,11 +92,55 @@ final class CancellationRegistry {
   }
 }
 
-/// What one `send` started: the effects a ``StoreTask`` waits for or cancels.
+/// What one `send` started: the effects a ``StoreTask`` waits for or cancels, and the
+/// collectors of the actions those effects sent (so `finish()` waits for the whole chain).
 @MainActor
 final class EffectCollector {
   private(set) var records: [EffectRecord] = []
+  /// What the actions sent by these effects started, in the order they were sent.
+  private(set) var children: [EffectCollector] = []
   var isCancelled = false
 
   func add(_ record: EffectRecord) { records.append(record) }
+
+  /// A collector for an action one of these effects sent.
+  func child() -> EffectCollector {
+    // A long-running effect (a timer) sends many actions: forget the chains that are over.
+    if children.count >= 64 { children.removeAll { $0.hasFinished } }
+    let child = EffectCollector()
+    children.append(child)
+    return child
+  }
+
+  /// Whether every effect here and in the chains it started has ended.
+  var hasFinished: Bool {
+    records.allSatisfy(\.hasEnded) && children.allSatisfy(\.hasFinished)
+  }
+
+  /// Waits until ``hasFinished``: the effects, then (transitively) what their actions started.
+  func finish() async {
+    var index = 0
+    while index < records.count {
+      await records[index].waitUntilEnded()
+      index += 1
+    }
+    // Once every effect here has ended no child is added any more.
+    index = 0
+    while index < children.count {
+      await children[index].finish()
+      index += 1
+    }
+  }
+
+  /// The effects still running here and in the chains, oldest first.
+  var running: [EffectRecord] {
+    records.filter { !$0.hasEnded && $0.kind != .driver } + children.flatMap(\.running)
+  }
+
+  /// Cancels every effect here and in the chains.
+  func cancelAll() {
+    isCancelled = true
+    for record in records { record.owner.runtime?.cancel(record, reason: .cancel, by: nil) }
+    for child in children { child.cancelAll() }
+  }
 }

@@ -130,21 +130,34 @@ extension RuntimeBase {
     }
     let activity = EffectActivity(clocks: (testClock.map { [$0] } ?? []) + scope.testClocks)
     activity?.began()
-    record.task = Task(priority: run.priority) { [weak self] in
+    let dependencies = self.dependencies
+    let body: @MainActor @Sendable () async -> Void = { [weak self] in
       var failure: (any Error)?
       do {
-        try await EffectActivity.$current.withValue(activity) { try await run.operation(send) }
+        try await EffectActivity.$current.withValue(activity) {
+          try await DependencyValues.$current.withValue(dependencies ?? DependencyValues.current) { try await run.operation(send) }
+        }
       } catch {
         if record.status != .cancelled {
           failure = error
           if let handler = run.handler {
-            await EffectActivity.$current.withValue(activity) { await handler(error, send) }
+            await EffectActivity.$current.withValue(activity) {
+              await DependencyValues.$current.withValue(dependencies ?? DependencyValues.current) { await handler(error, send) }
+            }
           }
         }
       }
       self?.runEnded(record, failure: failure)
       record.markEnded()
       activity?.ended()
+    }
+    // On a test clock, effects run one at a time on the main thread (as TCA's tests do on the
+    // main serial executor): in the order they were started and woken, so ties resolve in
+    // sleep order every time.
+    if activity != nil {
+      record.task = Task(executorPreference: MainQueueTaskExecutor.shared, priority: run.priority, operation: body)
+    } else {
+      record.task = Task(priority: run.priority, operation: body)
     }
   }
 

@@ -9,15 +9,19 @@ class RuntimeBase {
   /// deterministic.
   let testClock: TestClock?
   let cancellationScope: CancellationScope
+  /// The dependencies the reducer and the effects see; `nil` when they are the ambient live
+  /// defaults (then no task-local is set around the reducer: nothing to pay per action).
+  let dependencies: DependencyValues?
   private(set) var root: StoreNode!
   private(set) var isInvalidated = false
   private var serial = 0
 
-  init(bus: EventBus, clock: AnyClock, cancellation: CancellationScope) {
+  init(bus: EventBus, clock: AnyClock, cancellation: CancellationScope, dependencies: DependencyValues?) {
     StoreSession.startInspectorIfNeeded()
     self.bus = bus
     self.directory = LiveStoreDirectory.of(bus)
     self.clock = clock
+    self.dependencies = dependencies
     self.testClock = clock.base as? TestClock
     self.cancellationScope = cancellation
   }

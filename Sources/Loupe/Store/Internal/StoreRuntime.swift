@@ -35,6 +35,13 @@ final class StoreRuntime<State, Action>: RuntimeBase {
   }
 
   private var queue: [Pending] = []
+  /// Told of every action this store processes (LoupeTesting's `TestStore`): the action,
+  /// whether the program sent it (else an effect did), and the state before and after.
+  package var actionObserver: (@MainActor (Action, _ sentByProgram: Bool, _ old: State, _ new: State) -> Void)? {
+    didSet {
+      if (oldValue == nil) != (actionObserver == nil) { previousStateWanted += actionObserver == nil ? -1 : 1 }
+    }
+  }
   private var isProcessing = false
 
   /// Called after every processed action with the state before (when kept) and after.
@@ -51,11 +58,13 @@ final class StoreRuntime<State, Action>: RuntimeBase {
   /// of copying it (a large identified array would be copied on every action).
   private var previousStateWanted = 0
 
-  init<R: Reducer>(initialState: State, reducer: R, name: String?, bus: EventBus, cancellation: CancellationScope, clock: AnyClock)
-  where R.State == State, R.Action == Action {
+  init<R: Reducer>(
+    initialState: State, reducer: R, name: String?, bus: EventBus, cancellation: CancellationScope, clock: AnyClock,
+    dependencies: DependencyValues?
+  ) where R.State == State, R.Action == Action {
     self.state = initialState
     self.reducer = reducer
-    super.init(bus: bus, clock: clock, cancellation: cancellation)
+    super.init(bus: bus, clock: clock, cancellation: cancellation, dependencies: dependencies)
     let typeName = TypeNames.storeType(of: R.self)
     let id = name ?? "\(typeName)#\(directory.nextIndex(for: typeName))"
     let active = bus.isActive
@@ -87,7 +96,7 @@ final class StoreRuntime<State, Action>: RuntimeBase {
         self?.enqueue(Pending(
           action: action, entry: entry?.node ?? record.owner, label: entry?.label, origin: .effect, source: record.source,
           record: record,
-          collector: record.kind == .send ? collector : EffectCollector()))
+          collector: record.kind == .send ? collector : collector.child()))
       })
   }
 
@@ -133,9 +142,16 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       runtime: self, entry: pending.entry, entrySeq: entrySeq, entrySource: source, active: active, options: options)
     let oldState: State? = active || previousStateWanted > 0 ? state : nil
     let effect = ReductionContextLocal.$current.withValue(context) {
-      reducer.reduce(into: &state, action: pending.action)
+      if let dependencies {
+        DependencyValues.$current.withValue(dependencies) { reducer.reduce(into: &state, action: pending.action) }
+      } else {
+        reducer.reduce(into: &state, action: pending.action)
+      }
     }
     context.close()
+    if let actionObserver, let oldState {
+      actionObserver(pending.action, pending.origin == .send, oldState, state)
+    }
 
     var newNodes: [StoreNode] = []
     if hasScopeOperators {

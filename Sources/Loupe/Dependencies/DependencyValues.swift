@@ -1,0 +1,157 @@
+import Synchronization
+
+/// A key for a dependency in ``DependencyValues``: its type and the values it has in a
+/// running program and under test.
+///
+/// ```swift
+/// struct APIClient: Sendable { var fetch: @Sendable (Int) async throws -> String }
+///
+/// enum APIClientKey: DependencyKey {
+///   static let liveValue = APIClient { id in try await URLSession.shared.fetch(id) }
+///   static let testValue = APIClient { _ in "stub" }      // optional: see below
+/// }
+///
+/// extension DependencyValues {
+///   var apiClient: APIClient {
+///     get { self[APIClientKey.self] }
+///     set { self[APIClientKey.self] = newValue }
+///   }
+/// }
+/// ```
+///
+/// A key without a `testValue` used under a `TestStore` (LoupeTesting) fails the test and
+/// names the key; the live value is returned so the test can go on.
+public protocol DependencyKey {
+  associatedtype Value: Sendable
+  /// The value in a running program.
+  static var liveValue: Value { get }
+  /// The value under test (`TestStore`). By default: none, which fails the test when used.
+  static var testValue: Value { get }
+}
+
+extension DependencyKey {
+  public static var testValue: Value {
+    DependencyValues.MissingTestValue.current?.wasMissing.store(true, ordering: .relaxed)
+    return liveValue
+  }
+}
+
+/// The dependencies a store's reducer and effects see, read with ``Dependency``.
+///
+/// A store takes the values current where it is created (``withDependencies(_:operation:)``)
+/// and the changes its initializer's `withDependencies` closure makes; scoped child stores
+/// share their root's; an effect sees the values of the store that started it. Values not
+/// set are the key's `liveValue` (or `testValue` under a `TestStore`), made once per store.
+public struct DependencyValues: Sendable {
+  /// Which default a key that is not set takes.
+  public enum Context: Sendable, Hashable {
+    case live
+    case test
+  }
+
+  /// The values in effect for the current task: a store's, inside its reducer and effects.
+  @TaskLocal public static var current = DependencyValues()
+
+  public var context: Context = .live {
+    didSet { defaults = DefaultValues() }
+  }
+  private var overrides: [ObjectIdentifier: any Sendable] = [:]
+  /// Defaults made so far (shared by copies, so a stateful default such as
+  /// `UUIDGenerator.incrementing` is made once per store).
+  private var defaults = DefaultValues()
+  /// Told the key's name when a key without a test value is used in the test context
+  /// (TestStore reports it as a test failure).
+  public var reportMissingTestValue: (@Sendable (_ key: String) -> Void)?
+
+  public init() {}
+
+  /// The value for `key`: the one set, else its default for ``context``.
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
+      return defaults.value(for: key, context: context, report: reportMissingTestValue)
+    }
+    set {
+      overrides[ObjectIdentifier(key)] = newValue
+    }
+  }
+
+  /// Whether these are the ambient defaults of a running program: nothing set, live.
+  var isPlainLive: Bool { overrides.isEmpty && context == .live && reportMissingTestValue == nil }
+
+  /// A copy with fresh defaults: the values a new store starts from (overrides are kept).
+  func forNewStore() -> DependencyValues {
+    var copy = self
+    copy.defaults = DefaultValues()
+    return copy
+  }
+
+  /// Set while a key's `testValue` is read: the default implementation marks it missing.
+  enum MissingTestValue {
+    final class Flag: Sendable { let wasMissing = Atomic<Bool>(false) }
+    @TaskLocal static var current: Flag?
+  }
+}
+
+/// Lazily made default values, by key.
+private final class DefaultValues: Sendable {
+  private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+
+  func value<Key: DependencyKey>(
+    for key: Key.Type, context: DependencyValues.Context, report: (@Sendable (String) -> Void)?
+  ) -> Key.Value {
+    let id = ObjectIdentifier(key)
+    if let value = values.withLock({ $0[id] }) as? Key.Value { return value }
+    let value: Key.Value
+    switch context {
+    case .live:
+      value = Key.liveValue
+    case .test:
+      let flag = DependencyValues.MissingTestValue.Flag()
+      value = DependencyValues.MissingTestValue.$current.withValue(flag) { Key.testValue }
+      if flag.wasMissing.load(ordering: .relaxed) { report?(DependencyNames.name(of: key)) }
+    }
+    return values.withLock { values in
+      if let existing = values[id] as? Key.Value { return existing }
+      values[id] = value
+      return value
+    }
+  }
+}
+
+/// How failures name a key: its type name without the module (`APIClientKey`).
+enum DependencyNames {
+  static func name(of key: Any.Type) -> String {
+    let full = String(reflecting: key)
+    guard let dot = full.firstIndex(of: ".") else { return full }
+    return String(full[full.index(after: dot)...])
+  }
+}
+
+/// Runs `operation` with the current dependencies changed by `update`: stores created inside
+/// start from them.
+///
+/// ```swift
+/// let store = withDependencies { $0.uuid = .incrementing } operation: {
+///   Store(initialState: Feature.State()) { Feature() }
+/// }
+/// ```
+@discardableResult
+public func withDependencies<R>(
+  _ update: (inout DependencyValues) throws -> Void, operation: () throws -> R
+) rethrows -> R {
+  var values = DependencyValues.current
+  try update(&values)
+  return try DependencyValues.$current.withValue(values, operation: operation)
+}
+
+/// The `async` form of ``withDependencies(_:operation:)``.
+@discardableResult
+public func withDependencies<R>(
+  isolation: isolated (any Actor)? = #isolation,
+  _ update: (inout DependencyValues) throws -> Void, operation: () async throws -> R
+) async rethrows -> R {
+  var values = DependencyValues.current
+  try update(&values)
+  return try await DependencyValues.$current.withValue(values, operation: operation)
+}
