@@ -75,7 +75,7 @@ import Testing
     #expect(
       FilterOptions.warnings(for: filter) == [
         "--kind 'effect' matches no known event kind; did you mean 'effect.*'?",
-        "--kind 'bogus' matches no known event kind (kinds: session.started, store.created, store.destroyed, identity.changed, action.received, state.changed, effect.started, effect.finished, effect.cancelled, derived.recomputed, mark, dropped, warning)",
+        "--kind 'bogus' matches no known event kind (kinds: session.started, store.created, store.destroyed, identity.changed, action.received, state.changed, state.snapshot, effect.started, effect.finished, effect.cancelled, derived.recomputed, mark, dropped, warning)",
       ])
   }
 }
