@@ -90,6 +90,9 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
     let (serverFD, clientFD) = socketPair()
     let connection = try Connection(input: serverFD, output: serverFD)
     let handled = Mutex(0)
+    // The answer is written only once the peer has closed its end, so that writing it fails
+    // (otherwise it could land in the socket's buffer before the close, and nothing fails).
+    let peerClosed = Mutex(false)
     let closed = AsyncStream.makeStream(of: Connection.CloseReason.self)
     connection.start(
       onFrame: { [weak connection] _ in
@@ -98,6 +101,8 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
           return count == 1
         }
         guard first, let connection else { return }
+        let closeDeadline = Date().addingTimeInterval(20)
+        while !peerClosed.withLock({ $0 }), Date() < closeDeadline { usleep(1_000) }
         connection.send(body: Array("answer".utf8))
         // Wait (on the reader, as a slow handler would) until the write fails: the peer is gone.
         let deadline = Date().addingTimeInterval(20)
@@ -107,6 +112,7 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
     let frames = (0..<1_000).flatMap { _ in FrameEncoder.frame(Array("{}".utf8)) }
     writeAll(clientFD, frames)
     close(clientFD)
+    peerClosed.withLock { $0 = true }
     var iterator = closed.stream.makeAsyncIterator()
     #expect(await iterator.next() == .peerGone)
     #expect(handled.withLock { $0 } == 1)
