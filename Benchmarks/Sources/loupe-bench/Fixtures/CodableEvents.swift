@@ -177,7 +177,7 @@ enum CodableEvents {
         outputChanged: e.outputChanged, durationNs: e.durationNs))
     case .mark(let e):
       return .mark(.init(seq: seq, time: time, kind: kind, label: e.label))
-    case .storeDestroyed, .dropped, .warning, .unknown:
+    case .storeDestroyed, .dropped, .warning, .stateSnapshot, .unknown:
       preconditionFailure("not in the mix: \(kind)")
     }
   }
