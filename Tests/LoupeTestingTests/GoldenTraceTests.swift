@@ -111,6 +111,7 @@ import Testing
     // The same behaviour on a bus that has already seen another store and effect: other
     // identities, effect ids, times and session — and the same normalized stream.
     let bus = EventBus(program: "elsewhere", pid: 4242)
+    bus.snapshotPolicy = .off  // as on a recorder's own bus: a late recorder would get one
     let busy = DiagnosticRecorder(attachingTo: bus)
     let other = Store(initialState: TimerFeature.State(), name: "Other", bus: bus, clock: TestClock()) { TimerFeature() }
     other.send(.startTapped).cancel()

@@ -132,6 +132,7 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     var entrySeq = 0
     var source: CodeLocation?
     if active {
+      snapshotIfMissed()
       let label = pending.label ?? pending.action
       source = bus.located(pending.source)
       entrySeq = bus.emit(.actionReceived(ActionReceived(
@@ -162,7 +163,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       apply(walker.steps, active: active, by: by)
     }
     if active, let oldState {
-      emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
+      let bytes = emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
+      countForSnapshot(action: entrySeq, bytes: bytes)
     }
     for node in newNodes {
       node.isNewIdentity = false
