@@ -22,9 +22,8 @@ extension Event {
       }
       return total
     case .stateSnapshot(let e):
-      // A derived snapshot: its estimate, so the program's thread neither works it out nor
-      // waits for a reader that does.
-      return M.event + M.size(e.store) + (e.estimatedBytes ?? M.size(e.state))
+      // Not yet worked out (a derived snapshot): its estimate, so the program's thread does not.
+      return M.event + M.size(e.store) + (e.pending?.estimatedBytes ?? M.size(e.state))
     case .effectStarted(let e): return M.event + M.size(e.store) + M.size(e.cancelID)
     case .effectFinished(let e): return M.event + M.size(e.store) + M.size(e.error)
     case .effectCancelled(let e): return M.event + M.size(e.store) + M.size(e.cancelID) + M.size(e.by?.store)

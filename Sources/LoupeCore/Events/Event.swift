@@ -282,12 +282,6 @@ public struct StateSnapshot: Sendable, Hashable {
     if case .deferred(let deferred) = content, !deferred.isDone { deferred } else { nil }
   }
 
-  /// For a derived snapshot, about how many bytes its state holds, known without working it
-  /// out or waiting for a reader that is doing so (no lock is taken).
-  package var estimatedBytes: Int? {
-    if case .deferred(let deferred) = content { deferred.estimatedBytes } else { nil }
-  }
-
   private enum Content: Sendable {
     case rendered(state: JSON, truncated: Bool)
     case deferred(DeferredState)
