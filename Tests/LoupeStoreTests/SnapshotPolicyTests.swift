@@ -132,35 +132,6 @@ import Testing
     #expect(snapshots(recorder).count == 2)
   }
 
-  @Test func periodicSnapshotsAreDerivedForTheirReadersAndEveryEighthIsRendered() {
-    let (bus, recorder) = makeSession(snapshots: SnapshotPolicy(actions: 1))
-    let store = Store(initialState: Counter.State(), bus: bus) { Counter() }
-    for _ in 0..<17 { store.send(.increment) }
-    let all = snapshots(recorder)
-    // Read nothing yet: which ones the program's thread rendered, and which wait for a reader.
-    #expect(all.map { $0.pending == nil ? "rendered" : "derived" } == ["rendered"] + Array(
-      repeating: ["derived", "derived", "derived", "derived", "derived", "derived", "derived", "rendered"], count: 2
-    ).flatMap { $0 } + ["derived"])
-    // Read: each holds the state after its action, as a rendering would.
-    #expect(all.map(\.state) == (0...17).map { ["count": .int($0), "label": "count"] })
-    #expect(all.allSatisfy { !$0.truncated && $0.pending == nil })
-  }
-
-  @Test func aChangeCutShortByACapMakesTheNextSnapshotRendered() {
-    let (bus, recorder) = makeSession(snapshots: SnapshotPolicy(actions: 1))
-    bus.renderOptions.maxCollectionCount = 2
-    let store = Store(initialState: Lines.State(), bus: bus) { Lines() }
-    store.send(.append("a"))
-    store.send(.append("b"))
-    store.send(.append("c"))  // past the cap: its change is truncated
-    store.send(.setText("t"))
-    let all = snapshots(recorder)
-    #expect(all.map { $0.pending == nil } == [true, false, false, true, true])
-    #expect(all.map(\.truncated) == [false, false, false, true, true])
-    #expect(all[2].state == ["lines": ["a", "b"], "text": ""])
-    #expect(all[3].state == ["lines": ["a", "b", "… 1 more"], "text": ""])
-  }
-
   private func snapshots(_ recorder: EventRecorder) -> [StateSnapshot] {
     recorder.events.compactMap { if case .stateSnapshot(let e) = $0.payload { e } else { nil } }
   }

@@ -21,9 +21,7 @@ extension Event {
         if let new = change.new { total += M.size(new) }
       }
       return total
-    case .stateSnapshot(let e):
-      // Not yet worked out (a derived snapshot): its estimate, so the program's thread does not.
-      return M.event + M.size(e.store) + (e.pending?.estimatedBytes ?? M.size(e.state))
+    case .stateSnapshot(let e): return M.event + M.size(e.store) + M.size(e.state)
     case .effectStarted(let e): return M.event + M.size(e.store) + M.size(e.cancelID)
     case .effectFinished(let e): return M.event + M.size(e.store) + M.size(e.error)
     case .effectCancelled(let e): return M.event + M.size(e.store) + M.size(e.cancelID) + M.size(e.by?.store)

@@ -252,57 +252,15 @@ public struct StateSnapshot: Sendable, Hashable {
   /// for the snapshot a history replay begins with.
   public var cause: Int?
   /// The whole state, rendered as in `state.changed` values.
-  public var state: JSON {
-    get { content.value.state }
-    set { content = .rendered(state: newValue, truncated: truncated) }
-  }
+  public var state: JSON
   /// `true` when a rendering cap (depth, collection size, string length) cut the state short:
   /// a state rebuilt from this snapshot is approximate. Absent (`false`) otherwise.
-  public var truncated: Bool {
-    get { content.value.truncated }
-    set { content = .rendered(state: state, truncated: newValue) }
-  }
-  private var content: Content
-
+  public var truncated: Bool
   public init(store: String, cause: Int?, state: JSON, truncated: Bool = false) {
     self.store = store
     self.cause = cause
-    content = .rendered(state: state, truncated: truncated)
-  }
-
-  /// A snapshot whose state is worked out when first read (``DeferredState``).
-  package init(store: String, cause: Int?, deferred: DeferredState) {
-    self.store = store
-    self.cause = cause
-    content = .deferred(deferred)
-  }
-
-  /// The state's work when it has not been done yet (reading ``state`` would do it).
-  package var pending: DeferredState? {
-    if case .deferred(let deferred) = content, !deferred.isDone { deferred } else { nil }
-  }
-
-  private enum Content: Sendable {
-    case rendered(state: JSON, truncated: Bool)
-    case deferred(DeferredState)
-
-    var value: (state: JSON, truncated: Bool) {
-      switch self {
-      case .rendered(let state, let truncated): (state, truncated)
-      case .deferred(let deferred): deferred.value
-      }
-    }
-  }
-
-  public static func == (a: StateSnapshot, b: StateSnapshot) -> Bool {
-    a.store == b.store && a.cause == b.cause && a.truncated == b.truncated && a.state == b.state
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(store)
-    hasher.combine(cause)
-    hasher.combine(state)
-    hasher.combine(truncated)
+    self.state = state
+    self.truncated = truncated
   }
 }
 

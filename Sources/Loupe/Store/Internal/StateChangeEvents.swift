@@ -17,11 +17,9 @@ extension RuntimeBase {
     if root.longestChildPath == 0 && newNodes.isEmpty {
       // No child stores: every change is the root's, at the path it has.
       guard !changes.isEmpty else { return 0 }
-      let event = StateChanged(
+      bus.emit(.stateChanged(StateChanged(
         store: root.id, cause: context.cause(for: root), changes: changes,
-        summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity))
-      noteForSnapshot(event)
-      bus.emit(.stateChanged(event))
+        summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity))))
       return bytes
     }
     var groups: [ObjectIdentifier: StoreChanges] = [:]
@@ -42,9 +40,8 @@ extension RuntimeBase {
         } else {
           ChangeSummary.line(store: node.id, changes: group.changes, newIdentity: node.isNewIdentity)
         }
-      let event = StateChanged(store: node.id, cause: context.cause(for: node), changes: group.changes, summary: summary)
-      noteForSnapshot(event)
-      bus.emit(.stateChanged(event))
+      bus.emit(.stateChanged(StateChanged(
+        store: node.id, cause: context.cause(for: node), changes: group.changes, summary: summary)))
     }
     return bytes
   }
