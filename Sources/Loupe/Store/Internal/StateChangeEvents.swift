@@ -10,7 +10,7 @@ extension RuntimeBase {
   /// with their parent are part of the parent's `@self` and get no event of their own.
   func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) {
     // The differ hands each change's path over as components too: nothing is parsed back.
-    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options)
+    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true)
     if root.longestChildPath == 0 && newNodes.isEmpty {
       // No child stores: every change is the root's, at the path it has.
       guard !changes.isEmpty else { return }
