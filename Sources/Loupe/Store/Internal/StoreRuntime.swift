@@ -135,9 +135,11 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       snapshotIfMissed()
       let label = pending.label ?? pending.action
       source = bus.located(pending.source)
+      let (value, shape) = ValueRenderer.renderWithShape(label, options: options)
       entrySeq = bus.emit(.actionReceived(ActionReceived(
-        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: ValueRenderer.render(label, options: options),
-        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source)))
+        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: value,
+        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source,
+        shape: shape.nonEmpty)))
     }
     let context = ReductionContext(
       runtime: self, entry: pending.entry, entrySeq: entrySeq, entrySource: source, active: active, options: options)
