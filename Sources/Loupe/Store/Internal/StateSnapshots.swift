@@ -17,7 +17,7 @@ extension RuntimeBase {
     let (state, shape) = ValueRenderer.renderWithShape(rootStateBox, options: bus.renderOptions)
     snapshots = SnapshotSchedule(epoch: bus.attachmentCount)
     bus.emit(.stateSnapshot(StateSnapshot(
-      store: root.id, cause: cause, state: state, truncated: RenderMarker.showsCut(state), shape: shape)))
+      store: root.id, cause: cause, state: state, truncated: RenderMarker.showsCut(state), shape: shape.nonEmpty)))
   }
 
   /// Before an action is reported (with a sink attached): a snapshot first when a sink was
