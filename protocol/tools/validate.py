@@ -13,7 +13,7 @@
 
 Exit status 0 when everything is valid.
 """
-import argparse, glob, json, os, re, subprocess, sys
+import argparse, glob, json, os, re, subprocess, sys, threading
 
 from jsonschema import Draft202012Validator, FormatChecker
 from referencing import Registry, Resource
@@ -102,7 +102,13 @@ class StdioSession:
         env = dict(os.environ, LOUPE="stdio")
         env.pop("LOUPE_RECORD", None)
         self.process = subprocess.Popen([binary, "probe", "--hold", "--seconds", "30"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        # The probe takes commands (`loupe/mark` "probe:burst N") once it says it is ready;
+        # then its stderr is drained on a thread of its own.
+        for line in self.process.stderr:
+            if line.startswith(b"probe: ready"):
+                break
+        threading.Thread(target=lambda: [None for _ in self.process.stderr], daemon=True).start()
         self.transcript = []
         self.events = []  # every event received so far
 

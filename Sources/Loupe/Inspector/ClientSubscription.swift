@@ -29,6 +29,9 @@ final class ClientSubscription: OutgoingSource, Sendable {
     var position = 0
     /// A snapshot with unread events (the history, or a backlog being read).
     var held: EventLogSnapshot?
+    /// Events a history sends before the log's (``KeptSnapshots/prelude(before:evicted:)``),
+    /// not yet sent.
+    var prelude: ArraySlice<Event> = []
     /// A loss to report before the next event.
     var lost: LostEvents?
     /// Bumped by every (re)subscription, so a batch read for an earlier one is discarded.
@@ -59,9 +62,12 @@ final class ClientSubscription: OutgoingSource, Sendable {
   }
 
   /// Starts (or restarts) the subscription at the start of `snapshot` (with `history`, after
-  /// reporting `evicted`) or at its end. Returns how many events of the history pass `filter`,
-  /// counted here on the caller's thread.
-  func activate(filter: CompiledEventFilter, snapshot: EventLogSnapshot, history: Bool, evicted: LostEvents?) -> Int {
+  /// the `prelude` if any, else after reporting `evicted`) or at its end. Returns how many
+  /// events of the history pass `filter` (`dropped` ones aside), counted here on the caller's
+  /// thread.
+  func activate(
+    filter: CompiledEventFilter, snapshot: EventLogSnapshot, history: Bool, evicted: LostEvents?, prelude: [Event] = []
+  ) -> Int {
     state.withLock { state in
       state.generation += 1
       state.filter = filter
@@ -70,11 +76,14 @@ final class ClientSubscription: OutgoingSource, Sendable {
       state.released = false
       state.position = history ? snapshot.first : snapshot.end
       state.held = history && snapshot.count > 0 ? snapshot : nil
-      state.lost = history ? evicted : nil
+      state.prelude = history ? prelude[...] : []
+      // The prelude reports the losses among its events itself.
+      state.lost = history && prelude.isEmpty ? evicted : nil
     }
     guard history else { return 0 }
-    if filter.passesEverything { return snapshot.count }
-    var count = 0
+    let kept = prelude.count { $0.kind != Dropped.kind && filter.matches($0) }
+    if filter.passesEverything { return kept + snapshot.count }
+    var count = kept
     for position in snapshot.first..<snapshot.end where filter.matches(snapshot.event(at: position)) { count += 1 }
     return count
   }
@@ -103,6 +112,7 @@ final class ClientSubscription: OutgoingSource, Sendable {
       state.stopAt = nil
       state.released = false
       state.held = nil
+      state.prelude = []
       state.lost = nil
       state.filter = .all
     }
@@ -117,6 +127,7 @@ final class ClientSubscription: OutgoingSource, Sendable {
   /// The next `loupe/events` body, read, filtered and encoded here on the writer's thread;
   /// `nil` when there is nothing to send (the hub then wakes the writer after the next event).
   func nextOutgoingBody() -> [UInt8]? {
+    if let body = nextPreludeBody() { return body }
     while true {
       guard let start = state.withLock({ state in
         state.released && (state.active || state.stopAt != nil)
@@ -164,6 +175,29 @@ final class ClientSubscription: OutgoingSource, Sendable {
       }
       guard current else { continue }  // resubscribed meanwhile: read for the new subscription
       if batch.isEmpty { continue }  // a stretch the filter took nothing from: read on
+      var writer = JSONWriter(capacity: 256 * batch.count)
+      EventsNotification.encode(batch, into: &writer)
+      return writer.bytes
+    }
+  }
+}
+
+extension ClientSubscription {
+  /// The next batch of a history's prelude (its losses always pass the filter); `nil` once
+  /// it is sent.
+  fileprivate func nextPreludeBody() -> [UInt8]? {
+    while true {
+      let batch: [Event]? = state.withLock { state in
+        guard state.released, state.active || state.stopAt != nil, !state.prelude.isEmpty else { return nil }
+        var batch: [Event] = []
+        while let event = state.prelude.first, batch.count < maxBatch {
+          state.prelude.removeFirst()
+          if event.kind == Dropped.kind || state.filter.matches(event) { batch.append(event) }
+        }
+        return batch
+      }
+      guard let batch else { return nil }
+      if batch.isEmpty { continue }
       var writer = JSONWriter(capacity: 256 * batch.count)
       EventsNotification.encode(batch, into: &writer)
       return writer.bytes

@@ -14,6 +14,8 @@ import Synchronization
 final class EventHub: EventSink, Sendable {
   private struct State {
     var log: EventLog
+    /// Every live root store's latest snapshot and its changes since, beyond the log's reach.
+    var kept: KeptSnapshots
     var subscribers: Set<ObjectIdentifier> = []
     /// Subscriptions that have read everything and wait for the next event.
     var waiting: [ObjectIdentifier: ClientSubscription] = [:]
@@ -31,32 +33,47 @@ final class EventHub: EventSink, Sendable {
   ///   - historyByteLimit: the most bytes they may hold (``Event/approximateBytes``): older
   ///     events are evicted past it too (the newest is always kept).
   init(historyCapacity: Int, historyByteLimit: Int = .max) {
-    state = Mutex(State(log: EventLog(capacity: historyCapacity, byteLimit: historyByteLimit)))
+    state = Mutex(State(
+      log: EventLog(capacity: historyCapacity, byteLimit: historyByteLimit),
+      kept: KeptSnapshots(byteLimit: historyByteLimit)))
   }
 
   deinit { wakeSignal.signal() }  // the waker thread, if any, sees the hub gone and ends
 
   func receive(_ event: Event) {
     let size = event.approximateBytes
-    let wakes = state.withLock { state -> Bool in
+    let (wakes, letGo) = state.withLock { state -> (Bool, KeptSnapshots.Root?) in
+      let position = state.log.end
       state.log.append(event, size: size)
-      guard !state.waiting.isEmpty, !state.wakeScheduled else { return false }
+      let letGo = state.kept.note(event, at: position, size: size)
+      guard !state.waiting.isEmpty, !state.wakeScheduled else { return (false, letGo) }
       state.wakeScheduled = true
-      return true
+      return (true, letGo)
     }
+    withExtendedLifetime(letGo) {}  // released here, after the lock
     if wakes { wakeSignal.signal() }
   }
 
   /// Starts (or restarts) `subscription` with `filter`, from the oldest event kept when
   /// `history` is set, else from the next event. O(1) under the lock; the history is counted
   /// on the caller's thread. Returns how many kept events pass the filter (0 without history).
+  ///
+  /// A history begins with the snapshots (and the changes since) of the live root stores whose
+  /// latest snapshot the log has evicted (``KeptSnapshots/prelude(before:evicted:)``), so a late
+  /// subscriber can rebuild every live root store's state.
   func subscribe(_ subscription: ClientSubscription, filter: CompiledEventFilter, history: Bool) -> Int {
-    let (snapshot, evicted) = state.withLock { state in
+    let (snapshot, evicted, kept) = state.withLock { state in
       state.subscribers.insert(ObjectIdentifier(subscription))
       state.waiting[ObjectIdentifier(subscription)] = nil
-      return (state.log.snapshot, state.log.evicted)
+      return (state.log.snapshot, state.log.evicted, history ? state.kept : nil)
     }
-    return subscription.activate(filter: filter, snapshot: snapshot, history: history, evicted: evicted)
+    let prelude = kept?.prelude(before: snapshot, evicted: evicted) ?? []
+    return subscription.activate(filter: filter, snapshot: snapshot, history: history, evicted: evicted, prelude: prelude)
+  }
+
+  /// The log and the kept snapshots as they are now, in O(1) (for `loupe/state` with `at`).
+  var history: (log: EventLogSnapshot, kept: KeptSnapshots) {
+    state.withLock { ($0.log.snapshot, $0.kept) }
   }
 
   /// Ends `subscription`; with `keepingQueued`, the events up to now are still sent.

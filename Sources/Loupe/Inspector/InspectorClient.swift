@@ -73,6 +73,17 @@ final class InspectorClient: ServerHandler, Sendable {
   /// task, so the reader thread never waits for the program.
   private func state(_ request: StateRequest, id: RequestID, reply: Reply) throws(ResponseError) {
     let path = try request.statePath()
+    if let at = request.at {
+      // From the history, on this thread: the program's thread is not needed.
+      let (log, kept) = hub.history
+      switch HistoryState(log: log, kept: kept).state(of: request.store, at: at, path: path) {
+      case .success(let state):
+        reply(StateRequest.self, .init(store: request.store, seq: at, state: state.value, approximate: state.approximate))
+        return
+      case .failure(let failure):
+        throw .invalidParams(failure.description)
+      }
+    }
     guard let directory = bus.directory else {
       throw .invalidParams(StateQueryError.unknownStore(request.store).description)
     }
