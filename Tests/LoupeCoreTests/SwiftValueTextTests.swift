@@ -199,3 +199,36 @@ private func action(_ value: Any) -> String {
       """)
   }
 }
+
+@Suite struct RebuiltShapeTests {
+  private func event(_ seq: Int, _ payload: Event.Payload) -> Event { Event(seq: seq, time: Double(seq), payload: payload) }
+
+  @Test func aRebuiltStateKeepsTheShapesOfItsSnapshotAndChanges() {
+    var rebuilder = StateRebuilder()
+    rebuilder.apply(event(1, .stateSnapshot(StateSnapshot(
+      store: "App#1", cause: nil, state: ["mode": "idle", "pages": [["id": 1, "mode": "idle"]]],
+      shape: ValueShape(enums: ["mode", "pages[0].mode"])))))
+    rebuilder.apply(event(2, .stateChanged(StateChanged(store: "App#1/pages[id: 1]", cause: 1, changes: [
+      Change(path: "mode", op: .replace, old: "idle", new: ["loading": ["progress": 0.5]],
+             oldShape: ValueShape(enums: [""]), newShape: ValueShape(enums: [""], tuples: ["loading"])),
+    ], summary: "App#1/pages[id: 1]: _mode changed."))))
+    rebuilder.apply(event(3, .stateChanged(StateChanged(store: "App#1", cause: 1, changes: [
+      Change(path: "pages[id: 2]", op: .insert, new: ["id": 2, "mode": "idle"], index: 1, newShape: ValueShape(enums: ["mode"])),
+    ], summary: "App#1: _pages changed."))))
+    let root = rebuilder.state(of: "App#1")!
+    // Positions and ids become [*]: elements move, types do not.
+    #expect(root.shape == ValueShape(enums: ["mode", "pages[*].mode"], tuples: ["pages[*].mode.loading"]))
+    #expect(ValueText.compact(root.value, shape: root.shape) == """
+      {mode: .idle, pages: [{id: 1, mode: .loading(progress: 0.5)}, {id: 2, mode: .idle}]}
+      """)
+    let page = rebuilder.state(of: "App#1/pages[id: 2]")!
+    #expect(ValueText.compact(page.value, shape: page.shape) == "{id: 2, mode: .idle}")
+    #expect(page.at("mode")?.shape == ValueShape(enums: [""], tuples: ["loading"]))
+  }
+
+  @Test func aTraceWithoutShapesRebuildsWithout() {
+    var rebuilder = StateRebuilder()
+    rebuilder.apply(event(1, .stateSnapshot(StateSnapshot(store: "App#1", cause: nil, state: ["mode": "idle"]))))
+    #expect(rebuilder.state(of: "App#1") == RebuiltState(value: ["mode": "idle"], approximate: false))
+  }
+}

@@ -81,7 +81,7 @@ public struct ValueShape: Sendable, Hashable {
   /// (`[2]`) is matched only when `positionsHold` — positions in a diff of renderings are
   /// those of the new value, so on the old side a positional entry is dropped rather than
   /// risk naming the wrong element (the reader then prints that part as JSON text).
-  func descending(_ relative: [StatePath.Component], positionsHold: Bool) -> ValueShape? {
+  public func descending(_ relative: [StatePath.Component], positionsHold: Bool = true) -> ValueShape? {
     if relative.isEmpty { return nonEmpty }
     func below(_ paths: [String]) -> [String] {
       var kept: [String] = []
@@ -101,7 +101,8 @@ public struct ValueShape: Sendable, Hashable {
 
   private static func step(_ step: StatePath.Component?, matches component: StatePath.Component, positionsHold: Bool) -> Bool {
     switch (step, component) {
-    case (nil, .index), (nil, .id), (nil, .key): return true
+    // `[*]` stands for the members of a dictionary, which a JSON reader may name as fields.
+    case (nil, _): return true
     case (.field(let a)?, .field(let b)), (.field(let a)?, .key(let b)), (.key(let a)?, .field(let b)), (.key(let a)?, .key(let b)):
       return a == b
     case (.index(let a)?, .index(let b)): return positionsHold && a == b
@@ -124,5 +125,43 @@ public struct ValueShape: Sendable, Hashable {
     if relative.isEmpty { return prefix }
     if relative.utf8.first == UInt8(ascii: "[") { return prefix + relative }
     return prefix + "." + relative
+  }
+}
+
+extension ValueShape {
+  /// Adds `other`, the shape of the value at `path` inside the value this shape describes —
+  /// what a reader rebuilding a state from a snapshot and changes does with each change's
+  /// `newShape`.
+  ///
+  /// Elements named by position, id or key become `[*]`: in a rebuilt state positions move
+  /// and ids come and go, while whether a path holds an enum case follows from the types
+  /// along it, which are the same for every element. Paths are only ever added: a value
+  /// that is no longer a case (an optional now `nil`) shows as what it is anyway. (The one
+  /// thing this can get wrong: a value of type `Any` that held a case and later holds a
+  /// string that reads like a case name.)
+  public mutating func merge(_ other: ValueShape, at path: StatePath) {
+    let prefix = Self.text(path.components.map(Self.general))
+    func add(_ paths: [String], to list: inout [String]) {
+      for relative in paths {
+        guard let steps = try? StatePath.parse(relative, wildcards: true) else { continue }
+        let full = Self.join(prefix, Self.text(steps.map { $0.flatMap(Self.general) }))
+        if !list.contains(full) { list.append(full) }
+      }
+    }
+    add(other.enums, to: &enums)
+    add(other.tuples, to: &tuples)
+  }
+
+  /// ``merge(_:at:)`` on a copy.
+  public func merging(_ other: ValueShape, at path: StatePath) -> ValueShape {
+    var copy = self
+    copy.merge(other, at: path)
+    return copy
+  }
+
+  /// A component as a rebuilt shape names it: fields as they are, elements as `[*]` (`nil`).
+  private static func general(_ component: StatePath.Component) -> StatePath.Component? {
+    if case .field = component { return component }
+    return nil
   }
 }

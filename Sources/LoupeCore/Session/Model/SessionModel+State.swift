@@ -64,7 +64,7 @@ extension SessionModel {
       (applied, state) = (checkpoint.applied, checkpoint.state)
     } else if let snapshot {
       guard let event = StateRebuilder.snapshot(in: self.event(at: Int(root.snapshots[snapshot]))) else { return nil }
-      state = RebuiltState(value: event.state, approximate: event.truncated)
+      state = RebuiltState(event)
       applied = first
     } else {
       guard end > 0 else { return nil }
@@ -73,7 +73,8 @@ extension SessionModel {
     }
     while applied < end {
       if case .stateChanged(let e) = event(at: Int(root.changes[applied])).payload {
-        StateRebuilder.applyChanges(of: e, to: &state.value, approximate: &state.approximate, placing: snapshot == nil)
+        StateRebuilder.applyChanges(
+          of: e, to: &state.value, approximate: &state.approximate, shape: &state.shape, placing: snapshot == nil)
       }
       applied += 1
       if applied % StateRebuilder.checkpointSpacing == 0 {
