@@ -71,6 +71,9 @@ public final class TraceReader {
     /// The decoded event; `nil` only when asked not to decode and the filter could be
     /// decided without it.
     public var event: Event?
+    /// Where the line's top-level `store` is (scanned, not decoded), for readers in this
+    /// module that index lines by store without decoding them.
+    var store: EventLineScanner.Member = .absent
   }
 
   /// Malformed lines beyond this many are counted but not described.
@@ -238,7 +241,8 @@ public final class TraceReader {
     }
     switch verdict {
     case false?: return nil
-    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil)
+    case true? where !decode:
+      return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil, store: fields.store)
     default: return decodeFully(bytes, filter: filter, isLast: isLast)
     }
   }

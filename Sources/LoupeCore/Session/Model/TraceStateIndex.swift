@@ -1,0 +1,156 @@
+/// The state of any store at any `seq` of a trace file, for readers that need states only
+/// (`loupe state`, `loupe replay`'s `loupe/state`), without indexing every event.
+///
+/// One streaming pass decodes no event but the stores' lifecycles: it keeps where each root
+/// store's `state.snapshot` and `state.changed` lines are (their offsets in the file) and when
+/// each store lived. A state is then rebuilt the way ``SessionModel`` rebuilds it (the same
+/// ``StateIndex``, the rule of ``StateRebuilder``): from the root's last snapshot at or before
+/// the `seq` (or a checkpoint after it), reading back only the lines it applies. With the
+/// store's snapshot policy (CONTRACT §10: every 1000 actions) a query reads at most about that
+/// many changes, wherever it is in the trace, and memory follows the number of state events
+/// (about 24 bytes each), not their size.
+///
+/// ```swift
+/// let states = try TraceStateIndex(tracePath: "bug.loupe")
+/// states.state(of: "AppFeature#1/pages[id: 2]", atSeq: 118)   // RebuiltState(value: {...}, approximate: false)
+/// ```
+///
+/// Not thread-safe: use it from one thread (or actor) at a time.
+public final class TraceStateIndex {
+  /// One life of a store: the `seq`s of its `store.created` and `store.destroyed`.
+  public struct Life: Sendable, Hashable {
+    public var created: Int
+    public var destroyed: Int?
+  }
+
+  public let header: TraceHeader
+  /// The reader the pass used, for its damage report (malformed lines, a truncated end).
+  public let reader: TraceReader
+  /// How many events were read.
+  public private(set) var events = 0
+  public private(set) var firstSeq: Int?
+  /// The last `seq` read: of the trace's last event, or the first one past `through`.
+  public private(set) var lastSeq: Int?
+  /// Whether the pass read the whole trace (`false` when it stopped after `through`).
+  public private(set) var isComplete = true
+
+  private let file: TraceLineFile
+  // The state events, in order; their positions are what `index` holds.
+  private var seqs: [Int] = []
+  private var offsets: [Int] = []
+  private var lengths: [Int32] = []
+  private var index = StateIndex()
+  private var lives: [String: [Life]] = [:]
+  /// Store ids in order of first appearance.
+  public private(set) var stores: [String] = []
+  private var known: Set<String> = []
+
+  /// Reads the trace at `tracePath` once, streaming. With `through`, stops at the first event
+  /// after that `seq`: states after it cannot be asked for then.
+  public init(tracePath: String, through: Int? = nil) throws(TraceError) {
+    reader = try TraceReader(path: tracePath)
+    file = try TraceLineFile(path: tracePath)
+    header = reader.header
+    while let item = try reader.next(decode: false) {
+      if firstSeq == nil { firstSeq = item.seq }
+      lastSeq = item.seq
+      events += 1
+      if let through, item.seq > through {
+        isComplete = false
+        break
+      }
+      add(item)
+    }
+  }
+
+  private func add(_ item: TraceReader.Item) {
+    switch item.kind {
+    case StateRebuilder.snapshotKind, StateChanged.kind:
+      guard let store = storeName(of: item) else { return }
+      let position = seqs.count
+      seqs.append(item.seq)
+      offsets.append(item.offset)
+      lengths.append(Int32(truncatingIfNeeded: item.bytes.count))
+      let root = StateRebuilder.rootStore(of: store)
+      if item.kind == StateChanged.kind { index.add(changeOf: root, at: position) } else { index.add(snapshotOf: root, at: position) }
+      see(store)
+    case StoreCreated.kind, StoreDestroyed.kind:
+      guard let event = item.event ?? (try? Event(jsonText: item.bytes)) else { return }
+      switch event.payload {
+      case .storeCreated(let e):
+        lives[e.store, default: []].append(Life(created: event.seq, destroyed: nil))
+        see(e.store)
+      case .storeDestroyed(let e):
+        if let last = lives[e.store]?.indices.last, lives[e.store]?[last].destroyed == nil {
+          lives[e.store]?[last].destroyed = event.seq
+        }
+      default:
+        break
+      }
+    default:
+      break
+    }
+  }
+
+  private func see(_ store: String) {
+    if known.insert(store).inserted { stores.append(store) }
+  }
+
+  /// The `store` of a scanned line (decoding it only when the member is escaped).
+  private func storeName(of item: TraceReader.Item) -> String? {
+    if case .plain(let range) = item.store {
+      return item.bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+    let event = item.event ?? (try? Event(jsonText: item.bytes))
+    return event?.store
+  }
+
+  // MARK: - Stores
+
+  /// The lives of `store` (empty for a store the trace names only in state events: a
+  /// recording filtered without `store.*` events).
+  public func lives(of store: String) -> [Life] { lives[store] ?? [] }
+
+  /// Whether `store` was alive right after the event numbered `seq`; a store the trace names
+  /// without its lifecycle counts as alive.
+  public func isAlive(_ store: String, atSeq seq: Int) -> Bool {
+    guard let lives = lives[store], !lives.isEmpty else { return known.contains(store) }
+    return lives.contains { $0.created <= seq && ($0.destroyed.map { $0 > seq } ?? true) }
+  }
+
+  /// The stores alive right after the event numbered `seq`, in order of first appearance.
+  public func stores(aliveAtSeq seq: Int) -> [String] {
+    stores.filter { isAlive($0, atSeq: seq) }
+  }
+
+  // MARK: - States
+
+  /// Whether the trace has a `state.snapshot` or a `state.changed` of `store`'s root.
+  public func hasState(of store: String) -> Bool { index.roots[StateRebuilder.rootStore(of: store)] != nil }
+
+  /// The whole state of `store` right after the event numbered `seq` (after the last event
+  /// before it when no event has that number); `nil` when nothing of its root is known by then
+  /// or the store's path is not in its root's state.
+  public func state(of store: String, atSeq seq: Int) -> RebuiltState? {
+    let position = StateIndex.firstPosition(in: seqs, after: seq) - 1
+    guard position >= 0 else { return nil }
+    let root = index.rootState(StateRebuilder.rootStore(of: store), at: position) { self.event(at: $0) }
+    return root.flatMap { StateRebuilder.scoped($0, store: store) }
+  }
+
+  /// The `seq` of the snapshot that a state of `store` right after `seq` starts from.
+  public func snapshotSeq(of store: String, atOrBeforeSeq seq: Int) -> Int? {
+    let position = StateIndex.firstPosition(in: seqs, after: seq) - 1
+    guard position >= 0 else { return nil }
+    return index.lastSnapshot(of: StateRebuilder.rootStore(of: store), atOrBefore: position).map { seqs[$0] }
+  }
+
+  /// The `seq` of the first snapshot of `store`'s root, if any.
+  public func firstSnapshotSeq(of store: String) -> Int? {
+    index.roots[StateRebuilder.rootStore(of: store)]?.snapshots.first.map { seqs[Int($0)] }
+  }
+
+  private func event(at position: Int) -> Event? {
+    try? Event(jsonText: file.read(offset: offsets[position], length: Int(lengths[position])))
+  }
+}
