@@ -53,7 +53,7 @@ import Testing
     let session = try LSPSession(["replay", path])
     _ = try session.request(1, "initialize", [:])
     var id = 1
-    for seq in 3...26 {
+    for seq in 5...26 {  // both pages exist from #5
       for store in ["AppFeature#1", "AppFeature#1/pages[id: 1]", "AppFeature#1/pages[id: 2]"] {
         id += 1
         let answer = try session.request(id, "loupe/state", ["store": .string(store), "at": .int(seq)])

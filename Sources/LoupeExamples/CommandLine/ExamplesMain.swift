@@ -47,9 +47,9 @@ public enum ExamplesMain {
   ) async {
     let duration = Duration.seconds(command.seconds * command.speed)
     func play(_ scenario: some Scenario) async {
-      await ScriptRunner.run(
-        scenario, for: duration, once: command.once, on: timeline, narrate: narrate,
-        afterStep: stateLog.map { log in { log.record(scenario) } })
+      var afterStep: (@MainActor () -> Void)?
+      if let stateLog { afterStep = { stateLog.record(scenario) } }
+      await ScriptRunner.run(scenario, for: duration, once: command.once, on: timeline, narrate: narrate, afterStep: afterStep)
     }
     switch command.scenario {
     case .pages:

@@ -28,7 +28,8 @@ import Testing
       add(.actionReceived(ActionReceived(store: "A#1", action: "A.Action.x", value: .null, origin: .send)))
       var change: Change
       var store = "A#1"
-      switch Int.random(in: 0..<10, using: &random) {
+      let roll = Int.random(in: 0..<10, using: &random)
+      switch roll {
       case 0, 1:
         let id = nextID
         nextID += 1
@@ -38,7 +39,7 @@ import Testing
         let id = ids.remove(at: Int.random(in: 0..<ids.count, using: &random))
         let old = StateRebuilder.value(in: truth, at: try! StatePath(parsing: "items[id: \(id)]"))
         change = Change(path: "items[id: \(id)]", op: .remove, old: old)
-      case 3, 4, 5 where !ids.isEmpty:
+      case 3...5 where !ids.isEmpty:
         let id = ids[Int.random(in: 0..<ids.count, using: &random)]
         store = "A#1/items[id: \(id)]"
         let old = StateRebuilder.value(in: truth, at: try! StatePath(parsing: "items[id: \(id)].v"))!
