@@ -72,7 +72,7 @@ import Testing
       (["store": "AppFeature#1/detail", "at": 22], "No store 'AppFeature#1/detail' is alive right after #22: AppFeature#1/detail (alive #16–#21)"),
       (["store": "AppFeature#1", "at": 2], "Nothing of AppFeature#1's state is known right after #2: its first state.snapshot is #3, and no state.changed of it or its scoped stores came before"),
       (["store": "AppFeature#1", "at": "end"], "loupe/state params: 'at' must be an integer, not string"),
-      (["store": "AppFeature#1", "at": -1], "loupe/state params: 'at' must be a seq (0 or more), not -1"),
+      (["store": "AppFeature#1", "at": -1], "loupe/state params: 'at' must be a seq (an integer from 0), not -1"),
       (["store": "AppFeature#1", "path": "pages[9]"], "AppFeature#1 has no value at 'pages[9]' right after #26 ('pages' is a list of 2)"),
     ]
     for (offset, (params, message)) in errors.enumerated() {

@@ -82,7 +82,7 @@ import Testing
     #expect(throws: ResponseError.invalidParams("loupe/state params: 'at' must be an integer, not string")) {
       try StateRequest(params: ["store": "a", "at": "end"])
     }
-    #expect(throws: ResponseError.invalidParams("loupe/state params: 'at' must be a seq (0 or more), not -1")) {
+    #expect(throws: ResponseError.invalidParams("loupe/state params: 'at' must be a seq (an integer from 0), not -1")) {
       try StateRequest(params: ["store": "a", "at": -1])
     }
   }

@@ -1,21 +1,21 @@
 import LoupeCore
 
-/// `loupe/state`: a store's state, or the value at a path in it — now, or right after an
-/// earlier event (CONTRACT §10).
+/// `loupe/state`: a store's state (or the value at a path in it), now or right after an event.
 ///
 /// Params `{store: String, path?: String, at?: Int}` (path syntax as in CONTRACT §6, e.g.
-/// `pages[id: 2].count`; `at` a `seq`); result `{store, seq, state, approximate?}` where `seq`
-/// is the last event's seq when the state was read, or `at`. `approximate: true` (absent when
-/// `false`) marks a state rebuilt from a snapshot or change cut short by a cap, or without a
-/// snapshot. An unknown store, a malformed path, a path with no value or an `at` the server
-/// cannot answer for is `-32602`.
+/// `pages[id: 2].count`); result `{store, seq, state, approximate?}` where `seq` is the last
+/// event's seq when the state was read, or `at`. With `at` (CONTRACT §10) the state is rebuilt
+/// from the history's `state.snapshot` and `state.changed` events; `approximate: true` says a
+/// cap cut a snapshot or a change short. An unknown store, a malformed path, a path with no
+/// value, or an `at` the server cannot answer for is `-32602` (a live program names the
+/// oldest `seq` it can answer for).
 public struct StateRequest: RequestType, Hashable {
   public static let method = "loupe/state"
 
   public var store: String
   /// The path text, unparsed (the server parses it with `StatePath(parsing:)`).
   public var path: String?
-  /// The state right after the event with this `seq`; `nil` for the state now.
+  /// The `seq` of the event right after which the state is wanted; `nil` for now.
   public var at: Int?
 
   public init(store: String, path: String? = nil, at: Int? = nil) {
@@ -30,7 +30,7 @@ public struct StateRequest: RequestType, Hashable {
     path = try reader.optionalString("path")
     if reader.value("at") != nil {
       let at = try reader.int("at")
-      guard at >= 0 else { throw reader.fail("at", "must be a seq (0 or more), not \(at)") }
+      guard at >= 0 else { throw reader.fail("at", "must be a seq (an integer from 0), not \(at)") }
       self.at = at
     }
   }
@@ -56,7 +56,8 @@ public struct StateRequest: RequestType, Hashable {
     public var store: String
     public var seq: Int
     public var state: JSON
-    /// Rebuilt from a snapshot or change cut short by a cap, or without a snapshot (CONTRACT §10).
+    /// The state was rebuilt through a snapshot or a change that a cap cut short (or one that
+    /// did not apply): parts of it may be missing. Encoded only when `true`.
     public var approximate: Bool
     public init(store: String, seq: Int, state: JSON, approximate: Bool = false) {
       self.store = store
