@@ -71,9 +71,6 @@ public final class TraceReader {
     /// The decoded event; `nil` only when asked not to decode and the filter could be
     /// decided without it.
     public var event: Event?
-    /// Where the line's top-level `store` is (scanned, not decoded), for readers in this
-    /// module that index lines by store without decoding them.
-    var store: EventLineScanner.Member = .absent
   }
 
   /// Malformed lines beyond this many are counted but not described.
@@ -241,8 +238,7 @@ public final class TraceReader {
     }
     switch verdict {
     case false?: return nil
-    case true? where !decode:
-      return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil, store: fields.store)
+    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil)
     default: return decodeFully(bytes, filter: filter, isLast: isLast)
     }
   }
@@ -265,6 +261,45 @@ public final class TraceReader {
 
   private func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
     bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+  }
+
+  // MARK: - Unchecked lines
+
+  /// The next line as it is, unchecked, for readers in this module that look at a few members
+  /// of a few kinds and check the rest themselves (``TraceStateIndex``): its bytes, where it
+  /// starts in the file, and whether it is a last line without its line break. A line over the
+  /// length limit is counted as malformed and skipped. `nil` at the end of the trace.
+  func nextUncheckedLine() throws(TraceError) -> (bytes: ArraySlice<UInt8>, offset: Int, isLast: Bool)? {
+    while true {
+      let next: LineReader.Next
+      switch lines.next() {
+      case .success(let value): next = value
+      case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
+      }
+      switch next {
+      case .end:
+        return nil
+      case .tooLong(let length):
+        lineNumber += 1
+        malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
+      case .partial(let range):
+        lineNumber += 1
+        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, true) }
+      case .line(let range):
+        lineNumber += 1
+        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, false) }
+      }
+    }
+  }
+
+  /// What a reader of unchecked lines found wrong with the line it last read: a last line cut
+  /// short (`isLast`), or a malformed one.
+  func reject(_ bytes: ArraySlice<UInt8>, reason: String, isLast: Bool) {
+    if isLast {
+      truncation = Truncation(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count)
+    } else {
+      malformed(reason)
+    }
   }
 
   private func malformed(_ reason: String) {

@@ -47,62 +47,108 @@ public final class TraceStateIndex {
 
   /// Reads the trace at `tracePath` once, streaming. With `through`, stops at the first event
   /// after that `seq`: states after it cannot be asked for then.
+  ///
+  /// Lines are not checked in full: the start of each (``EventLinePrefix``) says its `seq`,
+  /// kind and store; a line that does not start the way Loupe writes events is decoded, and
+  /// counted as malformed (or as the trace's cut-short end) when it is not an event. The
+  /// snapshots and changes it keeps are decoded when a rebuild reads them back.
   public init(tracePath: String, through: Int? = nil) throws(TraceError) {
     reader = try TraceReader(path: tracePath)
     file = try TraceLineFile(path: tracePath)
     header = reader.header
-    while let item = try reader.next(decode: false) {
-      if firstSeq == nil { firstSeq = item.seq }
-      lastSeq = item.seq
+    while let line = try reader.nextUncheckedLine() {
+      // A last line without its line break may be cut short: it is decoded in full.
+      let prefix = line.isLast ? nil : line.bytes.withUnsafeBufferPointer { EventLinePrefix.parse($0) }
+      let seq: Int
+      var event: Event?
+      if let prefix {
+        seq = prefix.seq
+      } else {
+        do {
+          event = try Event(jsonText: line.bytes)
+        } catch {
+          reader.reject(line.bytes, reason: error.message, isLast: line.isLast)
+          continue
+        }
+        seq = event!.seq
+      }
+      if firstSeq == nil { firstSeq = seq }
+      lastSeq = seq
       events += 1
-      if let through, item.seq > through {
+      if let through, seq > through {
         isComplete = false
         break
       }
-      add(item)
+      if let event {
+        add(event, offset: line.offset, length: line.bytes.count)
+      } else if let prefix {
+        add(prefix, line.bytes, offset: line.offset)
+      }
     }
   }
 
-  private func add(_ item: TraceReader.Item) {
-    switch item.kind {
-    case StateRebuilder.snapshotKind, StateChanged.kind:
-      guard let store = storeName(of: item) else { return }
-      let position = seqs.count
-      seqs.append(item.seq)
-      offsets.append(item.offset)
-      lengths.append(Int32(truncatingIfNeeded: item.bytes.count))
-      let root = StateRebuilder.rootStore(of: store)
-      if item.kind == StateChanged.kind { index.add(changeOf: root, at: position) } else { index.add(snapshotOf: root, at: position) }
-      see(store)
-    case StoreCreated.kind, StoreDestroyed.kind:
-      guard let event = item.event ?? (try? Event(jsonText: item.bytes)) else { return }
-      switch event.payload {
-      case .storeCreated(let e):
-        lives[e.store, default: []].append(Life(created: event.seq, destroyed: nil))
-        see(e.store)
-      case .storeDestroyed(let e):
-        if let last = lives[e.store]?.indices.last, lives[e.store]?[last].destroyed == nil {
-          lives[e.store]?[last].destroyed = event.seq
-        }
-      default:
-        break
+  /// A line read by its prefix: only state and store events matter.
+  private func add(_ prefix: EventLinePrefix, _ bytes: ArraySlice<UInt8>, offset: Int) {
+    let kind = bytes.withUnsafeBufferPointer { line -> Kept? in
+      if EventLinePrefix.bytes(line, prefix.kind, equal: "state.changed") { return .change }
+      if EventLinePrefix.bytes(line, prefix.kind, equal: "state.snapshot") { return .snapshot }
+      if EventLinePrefix.bytes(line, prefix.kind, equal: "store.created") || EventLinePrefix.bytes(line, prefix.kind, equal: "store.destroyed") {
+        return .lifecycle
+      }
+      return nil
+    }
+    guard let kind else { return }
+    guard kind != .lifecycle, let range = prefix.store else {
+      // Rare enough to decode: a store's creation or end, or a store id with escapes.
+      if let event = try? Event(jsonText: bytes) { add(event, offset: offset, length: bytes.count) }
+      return
+    }
+    let store = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    keep(kind, store: store, seq: prefix.seq, offset: offset, length: bytes.count)
+  }
+
+  /// A decoded event (a line the prefix could not read, or a lifecycle event).
+  private func add(_ event: Event, offset: Int, length: Int) {
+    switch event.payload {
+    case .stateChanged(let e):
+      keep(.change, store: e.store, seq: event.seq, offset: offset, length: length)
+    case .storeCreated(let e):
+      lives[e.store, default: []].append(Life(created: event.seq, destroyed: nil))
+      see(e.store)
+    case .storeDestroyed(let e):
+      if let last = lives[e.store]?.indices.last, lives[e.store]?[last].destroyed == nil {
+        lives[e.store]?[last].destroyed = event.seq
       }
     default:
-      break
+      if let snapshot = StateRebuilder.snapshot(in: event) {
+        keep(.snapshot, store: snapshot.store, seq: event.seq, offset: offset, length: length)
+      }
     }
+  }
+
+  private enum Kept { case change, snapshot, lifecycle }
+
+  /// The last store kept, and its root: consecutive events are often of one store.
+  private var lastKept: (store: String, root: String)?
+
+  private func keep(_ kind: Kept, store: String, seq: Int, offset: Int, length: Int) {
+    let root: String
+    if let last = lastKept, last.store == store {
+      root = last.root
+    } else {
+      root = StateRebuilder.rootStore(of: store)
+      lastKept = (store, root)
+      see(store)
+    }
+    let position = seqs.count
+    seqs.append(seq)
+    offsets.append(offset)
+    lengths.append(Int32(truncatingIfNeeded: length))
+    if kind == .change { index.add(changeOf: root, at: position) } else { index.add(snapshotOf: root, at: position) }
   }
 
   private func see(_ store: String) {
     if known.insert(store).inserted { stores.append(store) }
-  }
-
-  /// The `store` of a scanned line (decoding it only when the member is escaped).
-  private func storeName(of item: TraceReader.Item) -> String? {
-    if case .plain(let range) = item.store {
-      return item.bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
-    }
-    let event = item.event ?? (try? Event(jsonText: item.bytes))
-    return event?.store
   }
 
   // MARK: - Stores
