@@ -146,4 +146,51 @@ import Testing
     #expect(states.state(of: "Nope#1", atSeq: 50) == nil)
     #expect(!states.hasState(of: "Nope#1"))
   }
+
+  /// Lines written by another writer (members in another order, escapes) are decoded in full;
+  /// a malformed line is counted and skipped; a last line cut short is the trace's damaged end.
+  @Test func linesNotInLoupesOwnShapeStillCount() throws {
+    let events = Self.randomSession(seed: 13, count: 200)
+    var lines = events.map(\.jsonText)
+    // Reorder the members of every fifth state event: `kind` first, `seq` last.
+    for index in lines.indices where index % 5 == 0 && events[index].kind.hasPrefix("state.") {
+      var object = events[index].json.objectValue!
+      let seq = object["seq"]!
+      object.members.removeAll { $0.key == "seq" }
+      object.members.sort { $0.key == "kind" && $1.key != "kind" }
+      object.append("seq", seq)
+      lines[index] = JSON.object(object).jsonText
+    }
+    let text = TraceSamples.header.jsonText + "\n" + lines.joined(separator: "\n") + "\n{\"seq\":oops}\n{\"seq\":999,\"time\":1,\"ki"
+    let scratch = ScratchDirectory()
+    let reordered = try TraceStateIndex(tracePath: scratch.file("reordered.loupe", text: text))
+    let plain = try TraceStateIndex(tracePath: Self.write(events, in: scratch))
+    #expect(reordered.events == events.count)
+    #expect(reordered.lastSeq == events.count)
+    for seq in stride(from: 1, through: events.count, by: 7) {
+      #expect(reordered.state(of: "A#1", atSeq: seq) == plain.state(of: "A#1", atSeq: seq), "#\(seq)")
+    }
+    #expect(reordered.reader.malformedLineCount == 1)
+    #expect(reordered.reader.truncation?.line == events.count + 3)
+  }
+
+  @Test func eventLinePrefix() {
+    func parse(_ text: String) -> String? {
+      let bytes = Array(text.utf8)
+      return bytes.withUnsafeBufferPointer { line in
+        EventLinePrefix.parse(line).map { prefix in
+          let kind = String(decoding: UnsafeBufferPointer(rebasing: line[prefix.kind]), as: UTF8.self)
+          let store = prefix.store.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
+          return "\(prefix.seq) \(kind) \(store ?? "-")"
+        }
+      }
+    }
+    #expect(parse(#"{"seq":42,"time":3.5,"kind":"state.changed","store":"App#1/pages[id: 2]","cause":41}"#) == "42 state.changed App#1/pages[id: 2]")
+    #expect(parse(#"{"seq":7,"time":1e-3,"kind":"mark","label":"x"}"#) == "7 mark -")
+    #expect(parse(#"{"seq":7,"time":1,"kind":"state.changed","store":"A\u0023 1"}"#) == "7 state.changed -")  // escaped: decode it
+    #expect(parse(#"{"kind":"mark","seq":7,"time":1}"#) == nil)
+    #expect(parse(#"{"seq":,"time":1,"kind":"mark"}"#) == nil)
+    #expect(parse(#"{"seq":7,"time":1,"kind":"ma"#) == nil)
+    #expect(parse(#"{ "seq":7,"time":1,"kind":"mark"}"#) == nil)
+  }
 }
