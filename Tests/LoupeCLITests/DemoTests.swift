@@ -16,7 +16,7 @@ import Testing
     let trace = URL(fileURLWithPath: dir.path).appendingPathComponent("loupe-demo-pages.loupe").path
     let output = EndToEndLiveTests.normalized(run.stdout).replacingOccurrences(of: trace, with: "TRACE")
     Fixtures.expectGolden(output, "demo.txt")
-    #expect(run.stderr.contains("note: recorded 9 events to \(trace)\n"))
+    #expect(run.stderr.contains("note: recorded 11 events to \(trace)\n"))
     let stats = try BuiltProducts.run("loupe", ["stats", trace])
     #expect(stats.status == 0)
   }

@@ -38,12 +38,10 @@ import Testing
       "loupe",
       ["attach", "--kind", "state.*", "--format", "json", "--", try examples(), "probe", "--burst", "3", "--hold", "--seconds", "0.2"])
     #expect(run.status == 0)
-    let lines = run.stdout.split(separator: "\n")
-    #expect(lines.count == 3)
-    for line in lines {
-      let event = try Event(jsonText: Array(line.utf8))
-      #expect(event.kind == "state.changed")
-    }
+    // `state.*`: the store's two snapshots (at its creation, and when the probe's command sink
+    // was attached after it) and its three changes.
+    let kinds = try run.stdout.split(separator: "\n").map { try Event(jsonText: Array($0.utf8)).kind }
+    #expect(kinds == ["state.snapshot", "state.snapshot", "state.changed", "state.changed", "state.changed"])
   }
 
   @Test func recordWritesACompleteTrace() throws {
@@ -53,11 +51,11 @@ import Testing
       "loupe", ["record", trace, "--", try examples(), "probe", "--burst", "5", "--hold", "--seconds", "0.2"])
     #expect(run.status == 0)
     #expect(run.stdout == "")
-    #expect(run.stderr.hasSuffix("note: recorded 15 events to \(trace)\n"))
+    #expect(run.stderr.hasSuffix("note: recorded 17 events to \(trace)\n"))
     let reader = try TraceReader(path: trace)
     #expect(reader.header.program == "loupe-examples")
     let events = try reader.readAll()
-    #expect(events.map(\.seq) == Array(1...15))
+    #expect(events.map(\.seq) == Array(1...17))  // 5 × (action, change) and two snapshots among them
     #expect(events.first?.kind == "session.started")
     #expect(reader.truncation == nil)
     // Recorded lines are the wire events, unchanged, and `show` reads them back.
@@ -96,7 +94,7 @@ import Testing
     #expect(process.terminationStatus == 128 + SIGKILL)
     let reader = try TraceReader(path: trace)
     let events = try reader.readAll()
-    #expect(events.count == 104)  // session, identity, store, 50 × (action, change), burst-done
+    #expect(events.count == 106)  // session, identity, store, 2 snapshots, 50 × (action, change), burst-done
     #expect(reader.truncation == nil)
   }
 

@@ -18,11 +18,12 @@ import Testing
       let trace = dir.file("burst.loupe")
       let run = try BuiltProducts.run("loupe", ["record", trace, "--", try examples(), "probe", "--burst", "5", "--exit-status", "4"])
       #expect(run.status == 4)
-      #expect(run.stderr.hasSuffix("note: recorded 15 events to \(trace)\n"), "\(run.stderr)")
+      #expect(run.stderr.hasSuffix("note: recorded 17 events to \(trace)\n"), "\(run.stderr)")
       let reader = try TraceReader(path: trace)
       let events = try reader.readAll()
-      // session.started, identity.changed, store.created, 5 × (action, change), burst-done, bye.
-      #expect(events.map(\.seq) == Array(1...15))
+      // session.started, identity.changed, store.created, state.snapshot, another snapshot (the
+      // probe's command sink attached after the store), 5 × (action, change), burst-done, bye.
+      #expect(events.map(\.seq) == Array(1...17))
       #expect(events.filter { $0.kind == "state.changed" }.count == 5)
       #expect(events.last.flatMap { if case .mark(let mark) = $0.payload { mark.label } else { nil } } == "probe:bye")
       #expect(reader.truncation == nil)
@@ -34,7 +35,7 @@ import Testing
       let run = try BuiltProducts.run("loupe", ["attach", "--format", "json", "--", try examples(), "probe", "--burst", "5"])
       #expect(run.status == 0, "\(run.stderr)")
       let events = try run.stdout.split(separator: "\n").map { try Event(jsonText: Array($0.utf8)) }
-      #expect(events.map(\.seq) == Array(1...15))
+      #expect(events.map(\.seq) == Array(1...17))  // as above, with the two snapshots
       #expect(events.first?.kind == "session.started")
       #expect(events.filter { $0.kind == "action.received" }.count == 5)
       #expect(run.stderr.contains("probe: burst-done\n"))

@@ -28,9 +28,12 @@ import Testing
       }
       let history = try await client.subscribe(SubscribeRequest(history: true))
       let events = await reader.readToEnd()
-      // session.started, identity.changed, store.created, 3 × (action, change), burst-done, bye.
-      #expect(events.count == 11)
-      #expect(history == 11)
+      // session.started, identity.changed, store.created, state.snapshot, another snapshot
+      // (a sink attached after the store's creation: the probe's command sink), 3 × (action,
+      // change), burst-done, bye.
+      #expect(events.count == 13)
+      #expect(history == 13)
+      #expect(events.filter { $0.kind == StateSnapshot.kind }.count == 2)
       #expect(events.last?.markLabel == "probe:bye")
       expectNoUnreportedGap(events, from: 1)
       #expect(await client.program?.waitForExit() == .exited(7))

@@ -116,9 +116,12 @@ import Testing
     _ = try await client.initialize(clientName: "tests")
     let history = try await client.subscribe(SubscribeRequest(history: true))
     let events = await reader.read { $0.isMark("probe:burst-done") }
-    // session.started, identity.changed, store.created, 16 000 events, the burst-done mark.
-    #expect(history == 16_004)
-    #expect(events.count == 16_004)
+    // session.started, identity.changed, store.created, its state.snapshot, another (the
+    // probe's command sink attached after the store's creation), 16 000 events with a snapshot
+    // after every 1,000th action (8), the burst-done mark.
+    #expect(history == 16_014)
+    #expect(events.count == 16_014)
+    #expect(events.filter { $0.kind == StateSnapshot.kind }.count == 10)
     #expect(events.allSatisfy { $0.droppedCount == nil })
     expectNoUnreportedGap(events, from: 1)
     client.program?.terminate()

@@ -49,7 +49,7 @@ import Testing
     store.send(.toggleTapped)
     #expect(printed.all == [
       """
-      received action: ContentFeature.Action.playButton("tapped")
+      received action: ContentFeature.Action.playButton(.tapped)
       ContentFeature: _playButton changed.
         − playButton.isPlaying: false
         + playButton.isPlaying: true

@@ -16,6 +16,8 @@ import Foundation
 /// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
 /// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
 /// | `LOUPE_MAX_CLIENTS=N` | the most socket clients served at once (default 32); more are refused with an error |
+/// | `LOUPE_SNAPSHOT_ACTIONS=N` | a root store's `state.snapshot` every N actions (default 1000; 0: none by count) |
+/// | `LOUPE_SNAPSHOT_BYTES=N` | … or once its changes since the last one hold N bytes (default 1048576; 0: none by size) |
 ///
 /// A value that cannot be honoured (a bad `LOUPE`, a socket path in use) is reported on stderr
 /// as `loupe: …` and otherwise ignored: the program always runs.
@@ -48,6 +50,14 @@ public enum InspectorAutostart {
         inspector.configuration.maxClients = count
       } else {
         problems.append("ignoring LOUPE_MAX_CLIENTS=\(value) (expected a number of clients from 1 to 100000, e.g. 32)")
+      }
+    }
+    for (name, keyPath) in [("LOUPE_SNAPSHOT_ACTIONS", \SnapshotPolicy.actions), ("LOUPE_SNAPSHOT_BYTES", \SnapshotPolicy.bytes)] {
+      guard let value = environment[name] else { continue }
+      if let count = SnapshotPolicy.count(fromEnvironment: value) {
+        inspector.bus.snapshotPolicy[keyPath: keyPath] = count
+      } else {
+        problems.append("ignoring \(name)=\(value) (expected a whole number from 0 to 1000000000; 0 turns it off)")
       }
     }
     if let redact = environment["LOUPE_REDACT"] {

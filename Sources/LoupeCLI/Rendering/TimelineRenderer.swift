@@ -93,7 +93,7 @@ struct TimelineRenderer {
   /// What to print after an action's label: nothing for a case without payload (rendered as
   /// its case name), `(payload)` for `{"case": payload}`, else the value.
   static func payload(of action: ActionReceived) -> String? {
-    ActionText.payload(label: action.action, value: action.value)
+    ActionText.payload(label: action.action, value: action.value, shape: action.shape)
   }
 
   /// `  PageFeature.swift:42`, dim, after an event that says where in the code it came from

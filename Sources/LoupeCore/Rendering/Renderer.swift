@@ -14,6 +14,8 @@ struct Renderer {
   /// where it was made.
   var references = 0
   let redacting: Bool
+  /// Where the enum cases and tuples are, when the caller asked (see ``ValueShape``).
+  var shapes: ShapeCollector?
   /// The last type looked up, for runs of elements of one type.
   private var lastInfo: (type: ObjectIdentifier, info: TypeInfo)?
 
@@ -93,9 +95,13 @@ struct Renderer {
   // MARK: - Shapes
 
   private mutating func renderEnum(_ value: Any, _ info: TypeInfo) -> JSON {
-    if !info.hasPayloadCases, let name = Reflection.caseName(value) { return .string(name) }
+    if !info.hasPayloadCases, let name = Reflection.caseName(value) {
+      shapes?.mark(.enumCase, at: path)
+      return .string(name)
+    }
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .enum else { return renderMirrored(mirror, of: value) }
+    shapes?.mark(.enumCase, at: path)
     // A case with a payload reflects as one child labelled with the case name.
     if let payload = mirror.children.first, let name = payload.label {
       return .object(JSONObject([JSONObject.Member(name, render(payload.value, at: .field(name)))]))
@@ -149,6 +155,7 @@ struct Renderer {
       guard let wrapped = mirror.children.first?.value else { return .null }
       return renderContent(wrapped)
     case .enum?:
+      shapes?.mark(.enumCase, at: path)
       guard let child = mirror.children.first else { return .string(Reflection.caseName(value) ?? opaqueText(value)) }
       let name = child.label ?? Reflection.caseName(value) ?? "case"
       return .object(JSONObject([JSONObject.Member(name, render(child.value, at: .field(name)))]))
@@ -169,6 +176,7 @@ struct Renderer {
   /// Unlabeled tuples render as arrays, tuples with any label as objects (unlabeled positions
   /// keyed `"0"`, `"1"`, …).
   mutating func renderTuple(_ value: Any) -> JSON {
+    shapes?.mark(.tuple, at: path)
     let elements = Reflection.tupleElements(value)
     if elements.allSatisfy({ $0.label == nil }) {
       var array: [JSON] = []
@@ -187,11 +195,14 @@ struct Renderer {
     var array: [JSON] = []
     array.reserveCapacity(shown + 1)
     var index = 0
+    shapes?.beginCollection(at: path)
     for element in elements {
       if index == shown || isOverBudget { break }
       array.append(render(element, at: .index(index)))
+      shapes?.endElement(.index(index))
       index += 1
     }
+    shapes?.endCollection(at: path)
     if index < count { array.append(.string(RenderMarker.moreElements(count - index))) }
     return .array(array)
   }
@@ -200,14 +211,26 @@ struct Renderer {
   mutating func renderSet(_ elements: [Any]) -> JSON {
     var rendered: [(json: JSON, element: Any, placed: Int, dependsOnPath: Bool)] = []
     rendered.reserveCapacity(elements.count)
+    shapes?.beginCollection(at: path)
     for (offset, element) in elements.enumerated() {
       if isOverBudget { break }
       let before = references
       let json = render(element, at: .index(offset))
+      shapes?.endElement(.index(offset))
       rendered.append((json, element, offset, references != before))
     }
     rendered.sort { JSONOrder.areInIncreasingOrder($0.json, $1.json) }
     let shown = min(rendered.count, options.maxCollectionCount)
+    if shapes != nil {
+      // Elements are named by their position after sorting; the ones past the cap not at all.
+      let final = Dictionary(uniqueKeysWithValues: (0..<shown).map { (rendered[$0].placed, $0) })
+      shapes?.endCollection(at: path) { component in
+        guard case .index(let placed) = component, let index = final[placed] else { return nil }
+        return .index(index)
+      }
+      shapes?.suspend()
+    }
+    defer { shapes?.resume() }
     var array: [JSON] = []
     array.reserveCapacity(shown + 1)
     for index in 0..<shown {
@@ -232,11 +255,14 @@ struct Renderer {
     var object = JSONObject()
     object.members.reserveCapacity(shown + 1)
     var index = 0
+    shapes?.beginCollection(at: path)
     while index < shown, !isOverBudget {
       let key = Self.keyText(keyed[index].key)
       object.append(key, render(keyed[index].value, at: .key(key)))
+      shapes?.endElement(.key(key))
       index += 1
     }
+    shapes?.endCollection(at: path)
     if index < keyed.count { object.append(RenderMarker.truncatedKey, .string(RenderMarker.moreMembers(keyed.count - index))) }
     return .object(object)
   }

@@ -25,6 +25,10 @@ public final class EventBus: Sendable {
   private let effectIDs = Atomic<Int>(0)
   private let sourcePaths = Atomic<Bool>(true)
   private let sourceLocations = Atomic<Bool>(true)
+  private let snapshotActions = Atomic<Int>(SnapshotPolicy.defaultActions)
+  private let snapshotBytes = Atomic<Int>(SnapshotPolicy.defaultBytes)
+  private let snapshotsEnabled = Atomic<Bool>(true)
+  private let attachments = Atomic<Int>(0)
   private let origin: ContinuousClock.Instant
   /// The wall-clock start of the session, for `startedAt`.
   public let startDate: Date
@@ -77,6 +81,7 @@ public final class EventBus: Sendable {
         state.started = true
         deliver(.sessionStarted(SessionStarted(pid: pid, program: program, startedAt: startedAt)), in: &state)
       }
+      attachments.add(1, ordering: .relaxed)
     }
     active.store(true, ordering: .releasing)
   }
@@ -138,6 +143,24 @@ public final class EventBus: Sendable {
     get { sourceLocations.load(ordering: .relaxed) }
     set { sourceLocations.store(newValue, ordering: .relaxed) }
   }
+
+  /// When root stores emit `state.snapshot` (CONTRACT §10); ``SnapshotPolicy/default`` unless
+  /// set (`LOUPE_SNAPSHOT_ACTIONS`, `LOUPE_SNAPSHOT_BYTES` on ``shared``).
+  public var snapshotPolicy: SnapshotPolicy {
+    get {
+      guard snapshotsEnabled.load(ordering: .relaxed) else { return .off }
+      return SnapshotPolicy(actions: snapshotActions.load(ordering: .relaxed), bytes: snapshotBytes.load(ordering: .relaxed))
+    }
+    set {
+      snapshotActions.store(newValue.actions, ordering: .relaxed)
+      snapshotBytes.store(newValue.bytes, ordering: .relaxed)
+      snapshotsEnabled.store(newValue.isEnabled, ordering: .relaxed)
+    }
+  }
+
+  /// How many sinks have been attached so far: a store whose last snapshot is older than the
+  /// latest attachment takes a new one before its next action, so every sink gets one.
+  public var attachmentCount: Int { attachments.load(ordering: .relaxed) }
 
   /// How values are rendered for this session (caps, redaction).
   public var renderOptions: RenderOptions {

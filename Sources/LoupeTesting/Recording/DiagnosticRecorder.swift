@@ -34,11 +34,19 @@ public final class DiagnosticRecorder: DiagnosticStream, @unchecked Sendable {
 
   /// Creates a recorder on a new private bus.
   ///
+  /// The stores of a private bus take no `state.snapshot` by default: a snapshot restates the
+  /// whole state, which a test asserts through the changes, and the stream a test expects
+  /// stays the same whatever the snapshot policy. Pass `snapshots: .default` to record them
+  /// (to rebuild states at any `seq` with `StateRebuilder`, as the inspector's readers do).
+  ///
   /// - Parameters:
   ///   - program: The program name in `session.started`.
   ///   - pid: The pid in `session.started`.
-  public convenience init(program: String = "test", pid: Int = 1) {
-    self.init(attachingTo: EventBus(program: program, pid: pid))
+  ///   - snapshots: When the stores take `state.snapshot` events (``SnapshotPolicy``).
+  public convenience init(program: String = "test", pid: Int = 1, snapshots: SnapshotPolicy = .off) {
+    let bus = EventBus(program: program, pid: pid)
+    bus.snapshotPolicy = snapshots
+    self.init(attachingTo: bus)
   }
 
   /// Creates a recorder that captures what `bus` carries from now on. A bus's first sink

@@ -6,8 +6,9 @@ uses the same cancel id "timer"; when the user swipes to page 2, page 2's onAppe
 "timer" and stops page 1's timer too. It also has a derived value recomputed for nothing, a
 detail sheet presented three times (identity churn), a send to an ended store, dropped
 events, and page 2's timer still running at the end. Its events carry source locations
-(CONTRACT §9), the derived values' excepted; counter.loupe and doctor.loupe have none, as
-traces written before them.
+(CONTRACT §9), the derived values' excepted, and the shapes of their values (which parts are
+enum cases and tuples: protocol/values.md); counter.loupe and doctor.loupe have neither, as
+traces written before them, so readers show their values as JSON-like text.
 
 state.loupe has state snapshots (CONTRACT §10): a pager's root store snapshotted when it is
 created and again later by policy, its pages' and a detail sheet's changes in between (a
@@ -66,14 +67,14 @@ def pages():
         s.add(t + 0.02, "state.changed", store=p1, cause=a, changes=[{"path": "count", "op": "replace", "old": tick - 1, "new": tick}], summary="PageFeature#1: _count changed.")
         s.add(t + 0.03, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=True, durationNs=1800)
     a = s.add(3100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send", source=src("SettingsView.swift", 12, path=False))
-    s.add(3100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark"}], summary="AppFeature#1: _theme changed.")
+    s.add(3100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark", "oldShape": {"enums": [""]}, "newShape": {"enums": [""]}}], summary="AppFeature#1: _theme changed.")
     s.add(3100.05, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1700)
     s.add(3300.0, "mark", label="swipe to page 2")
     a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
     s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
     s.add(3300.7, "effect.cancelled", store=p1, effect=1, cancelID="timer", reason="cancelInFlight", by={"store": p2, "cause": a, "source": src("PageFeature.swift", 29)})
     s.add(3300.8, "effect.started", store=p2, effect=2, cause=a, cancelID="timer", source=src("PageFeature.swift", 24))
-    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send", source=src("SettingsView.swift", 20))
+    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send", source=src("SettingsView.swift", 20), shape={"enums": [""], "tuples": ["settingsChanged"]})
     s.add(3500.03, "state.changed", store=app, cause=a, changes=[{"path": "settings.fontSize", "op": "replace", "old": 12, "new": 14}], summary="AppFeature#1: _settings changed.")
     s.add(3500.04, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1650)
     # The detail sheet, presented three times: a new identity each time.

@@ -49,6 +49,8 @@ final class EventRecorder: EventSink {
         + " by=" + (e.by.map { "\($0.store)@\($0.cause)" } ?? "-")
     case .derivedRecomputed(let e):
       body = "derived.recomputed \(e.store) \(e.derived) cause=\(e.cause.map(String.init) ?? "-") changed=\(e.outputChanged)"
+    case .stateSnapshot(let e):
+      body = "state.snapshot \(e.store) cause=\(e.cause.map(String.init) ?? "-") \(e.state.jsonText)" + (e.truncated ? " truncated" : "")
     case .warning(let e):
       body = "warning \(e.code) \(e.store ?? "-"): \(e.message)"
     default:
@@ -67,9 +69,12 @@ final class EventRecorder: EventSink {
   }
 }
 
-/// A private session with a recorder attached.
-func makeSession() -> (EventBus, EventRecorder) {
+/// A private session with a recorder attached. Snapshots are off unless asked for: the golden
+/// lines of the other suites are about actions, changes and effects (`SnapshotPolicyTests`
+/// pins the snapshots).
+func makeSession(snapshots: SnapshotPolicy = .off) -> (EventBus, EventRecorder) {
   let bus = EventBus(program: "test", pid: 1)
+  bus.snapshotPolicy = snapshots
   let recorder = EventRecorder()
   bus.attach(recorder)
   return (bus, recorder)

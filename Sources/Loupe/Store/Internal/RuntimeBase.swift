@@ -15,6 +15,8 @@ class RuntimeBase {
   private(set) var root: StoreNode!
   private(set) var isInvalidated = false
   private var serial = 0
+  /// What was processed since the root store's last `state.snapshot` (`StateSnapshots.swift`).
+  var snapshots = SnapshotSchedule()
 
   init(bus: EventBus, clock: AnyClock, cancellation: CancellationScope, dependencies: DependencyValues?) {
     StoreSession.startInspectorIfNeeded()
@@ -52,6 +54,7 @@ class RuntimeBase {
     guard active else { return }
     bus.emit(.identityChanged(IdentityChanged(store: id, identity: node.identity, previous: nil, reason: .created)))
     emitCreated(node)
+    if bus.snapshotPolicy.isEnabled { emitSnapshot(cause: nil) }
   }
 
   // MARK: Directory

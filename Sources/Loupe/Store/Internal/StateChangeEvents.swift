@@ -8,16 +8,19 @@ extension RuntimeBase {
   /// with `@identity`, whose changes are the diff from its previous lifetime's last state (an
   /// `insert` of the whole state at `""` when there was none). Children that begin together
   /// with their parent are part of the parent's `@self` and get no event of their own.
-  func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) {
+  ///
+  /// Returns the bytes the changes hold (for the snapshot policy).
+  func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) -> Int {
     // The differ hands each change's path over as components too: nothing is parsed back.
-    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options)
+    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true)
+    let bytes = changes.isEmpty ? 0 : EventMemory.size(of: changes)
     if root.longestChildPath == 0 && newNodes.isEmpty {
       // No child stores: every change is the root's, at the path it has.
-      guard !changes.isEmpty else { return }
+      guard !changes.isEmpty else { return 0 }
       bus.emit(.stateChanged(StateChanged(
         store: root.id, cause: context.cause(for: root), changes: changes,
         summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity))))
-      return
+      return bytes
     }
     var groups: [ObjectIdentifier: StoreChanges] = [:]
     for (change, path) in zip(changes, paths) {
@@ -40,6 +43,7 @@ extension RuntimeBase {
       bus.emit(.stateChanged(StateChanged(
         store: node.id, cause: context.cause(for: node), changes: group.changes, summary: summary)))
     }
+    return bytes
   }
 
   /// The store that owns a change at `path`, and the path relative to it.

@@ -132,11 +132,14 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     var entrySeq = 0
     var source: CodeLocation?
     if active {
+      snapshotIfMissed()
       let label = pending.label ?? pending.action
       source = bus.located(pending.source)
+      let (value, shape) = ValueRenderer.renderWithShape(label, options: options)
       entrySeq = bus.emit(.actionReceived(ActionReceived(
-        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: ValueRenderer.render(label, options: options),
-        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source)))
+        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: value,
+        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source,
+        shape: shape.nonEmpty)))
     }
     let context = ReductionContext(
       runtime: self, entry: pending.entry, entrySeq: entrySeq, entrySource: source, active: active, options: options)
@@ -162,7 +165,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       apply(walker.steps, active: active, by: by)
     }
     if active, let oldState {
-      emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
+      let bytes = emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
+      countForSnapshot(action: entrySeq, bytes: bytes)
     }
     for node in newNodes {
       node.isNewIdentity = false
