@@ -112,7 +112,8 @@ struct StateCommand: Command {
         if state.approximate {
           context.stdout.line(context.style.apply(.yellow, "(approximate: \(query.approximation(of: id, atSeq: seq)))"))
         }
-        context.stdout.line(ValueTree.render(state.value, width: Self.width, expandingRoot: true))
+        let shape = states.shape(of: id, atSeq: seq, path: statePath)
+        context.stdout.line(ValueTree.render(state.value, shape: shape, width: Self.width, expandingRoot: true))
       }
     }
     context.stdout.flush()

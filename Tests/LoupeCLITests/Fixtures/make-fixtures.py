@@ -162,11 +162,14 @@ def states():
     p2 = "AppFeature#1/pages[id: 2]"
     detail = "AppFeature#1/detail"
     state = {"theme": "light", "settings": {"fontSize": 12, "sound": True},
-             "pages": [{"id": 1, "title": "One", "count": 0, "isVisible": False}, {"id": 2, "title": "Two", "count": 0, "isVisible": False}],
+             "pages": [{"id": 1, "title": "One", "count": 0, "isVisible": False, "mode": "idle"},
+                       {"id": 2, "title": "Two", "count": 0, "isVisible": False, "mode": {"playing": {"speed": 2, "since": 1.5}}}],
              "detail": None}
     s.add(0.0, "session.started", pid=4242, program="PagesDemo", protocolVersion="1", startedAt=HEADER["startedAt"])
     s.add(0.5, "store.created", store=app, type="AppFeature", parent=None, identity=app)
-    s.add(0.6, "state.snapshot", store=app, cause=None, state=json.loads(json.dumps(state)))
+    # Shapes (protocol/values.md): the theme is an enum case; a page's mode one with a payload.
+    shape = {"enums": ["theme", "pages[*].mode"], "tuples": ["pages[*].mode.playing"]}
+    s.add(0.6, "state.snapshot", store=app, cause=None, state=json.loads(json.dumps(state)), shape=shape)
     for page, store, t in ((1, p1, 1.0), (2, p2, 1.25)):
         s.add(t, "store.created", store=store, type="PageFeature", parent=app, identity=f"PageFeature@{page}")
     a = s.add(2.0, "action.received", store=p1, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
@@ -175,7 +178,7 @@ def states():
         a = s.add(2.0 + tick * 1000.0, "action.received", store=p1, action="PageFeature.Action.timerTicked", value=None, origin="send", source=src("PageFeature.swift", 24))
         s.add(2.02 + tick * 1000.0, "state.changed", store=p1, cause=a, changes=[{"path": "count", "op": "replace", "old": tick - 1, "new": tick}], summary="PageFeature#1: _count changed.")
     a = s.add(2100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send", source=src("SettingsView.swift", 12))
-    s.add(2100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark"}], summary="AppFeature#1: _theme changed.")
+    s.add(2100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark", "oldShape": {"enums": [""]}, "newShape": {"enums": [""]}}], summary="AppFeature#1: _theme changed.")
     a = s.add(2200.0, "action.received", store=app, action="AppFeature.Action.detailButtonTapped", value=None, origin="send", source=src("PagerView.swift", 44))
     s.add(2200.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": None, "new": {"text": ""}}], summary="AppFeature#1: _detail changed.")
     s.add(2200.06, "store.created", store=detail, type="DetailFeature", parent=app, identity="DetailFeature@1")
@@ -187,7 +190,7 @@ def states():
     # The snapshot policy's next snapshot (here after a handful of actions, to keep it short).
     state["theme"] = "dark"
     state["pages"][0].update(count=2, isVisible=True)
-    s.add(2400.1, "state.snapshot", store=app, cause=a, state=json.loads(json.dumps(state)))
+    s.add(2400.1, "state.snapshot", store=app, cause=a, state=json.loads(json.dumps(state)), shape=shape)
     a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
     s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
     a = s.add(3500.0, "action.received", store=p2, action="PageFeature.Action.titlePasted", value={"titlePasted": "T" * 40}, origin="send", source=src("PageFeature.swift", 40))

@@ -68,7 +68,9 @@ public struct StateRebuilder: Sendable {
     case .stateSnapshot(let e): return e
     case .unknown(snapshotKind, let fields):
       guard let store = fields["store"]?.stringValue, let state = fields["state"] else { return nil }
-      return StateSnapshot(store: store, cause: fields["cause"]?.intValue, state: state, truncated: fields["truncated"]?.boolValue == true)
+      return StateSnapshot(
+        store: store, cause: fields["cause"]?.intValue, state: state, truncated: fields["truncated"]?.boolValue == true,
+        shape: fields["shape"].flatMap(ValueShape.init(json:)))
     default: return nil
     }
   }

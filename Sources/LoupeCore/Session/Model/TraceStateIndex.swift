@@ -196,7 +196,30 @@ public final class TraceStateIndex {
     index.roots[StateRebuilder.rootStore(of: store)]?.snapshots.first.map { seqs[Int($0)] }
   }
 
+  /// Which parts of `store`'s state at `path` are enum cases and tuples right after `seq`, as
+  /// far as the trace tells: the shape the root's last snapshot at or before `seq` carried,
+  /// narrowed to the store's path and `path` (CONTRACT §10, protocol/values.md). A part a
+  /// later change turned into another enum case may not be in it; it then prints as JSON text.
+  public func shape(of store: String, atSeq seq: Int, path: StatePath = StatePath()) -> ValueShape? {
+    let position = StateIndex.firstPosition(in: seqs, after: seq) - 1
+    guard position >= 0, let snapshot = index.lastSnapshot(of: StateRebuilder.rootStore(of: store), atOrBefore: position),
+      let scope = StateRebuilder.scopePath(of: store)
+    else { return nil }
+    let shape: ValueShape?
+    if let last = lastSnapshotShape, last.position == snapshot {
+      shape = last.shape
+    } else {
+      shape = event(at: snapshot).flatMap(StateRebuilder.snapshot(in:))?.shape
+    }
+    return shape?.descending(scope.components + path.components, positionsHold: false)
+  }
+
+  /// The shape of the snapshot read back last (a rebuild reads it, a shape query follows).
+  private var lastSnapshotShape: (position: Int, shape: ValueShape?)?
+
   private func event(at position: Int) -> Event? {
-    try? Event(jsonText: file.read(offset: offsets[position], length: Int(lengths[position])))
+    let event = try? Event(jsonText: file.read(offset: offsets[position], length: Int(lengths[position])))
+    if let event, let snapshot = StateRebuilder.snapshot(in: event) { lastSnapshotShape = (position, snapshot.shape) }
+    return event
   }
 }
