@@ -263,6 +263,45 @@ public final class TraceReader {
     bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
   }
 
+  // MARK: - Unchecked lines
+
+  /// The next line as it is, unchecked, for readers in this module that look at a few members
+  /// of a few kinds and check the rest themselves (``TraceStateIndex``): its bytes, where it
+  /// starts in the file, and whether it is a last line without its line break. A line over the
+  /// length limit is counted as malformed and skipped. `nil` at the end of the trace.
+  func nextUncheckedLine() throws(TraceError) -> (bytes: ArraySlice<UInt8>, offset: Int, isLast: Bool)? {
+    while true {
+      let next: LineReader.Next
+      switch lines.next() {
+      case .success(let value): next = value
+      case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
+      }
+      switch next {
+      case .end:
+        return nil
+      case .tooLong(let length):
+        lineNumber += 1
+        malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
+      case .partial(let range):
+        lineNumber += 1
+        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, true) }
+      case .line(let range):
+        lineNumber += 1
+        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, false) }
+      }
+    }
+  }
+
+  /// What a reader of unchecked lines found wrong with the line it last read: a last line cut
+  /// short (`isLast`), or a malformed one.
+  func reject(_ bytes: ArraySlice<UInt8>, reason: String, isLast: Bool) {
+    if isLast {
+      truncation = Truncation(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count)
+    } else {
+      malformed(reason)
+    }
+  }
+
   private func malformed(_ reason: String) {
     malformedLineCount += 1
     if malformedLines.count < Self.malformedLinesKept {
