@@ -188,6 +188,17 @@ struct Differ {
     }
   }
 
+  /// Records a `replace` of two hidden values if they differ; the session's ledger notes both
+  /// (see ``RedactedTexts``).
+  mutating func recordRedacted(_ old: Any, _ new: Any) {
+    guard !rawEqual(old, new) else { return }
+    if let ledger = options.redactedTexts {
+      ledger.note(old)
+      ledger.note(new)
+    }
+    record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted))
+  }
+
   /// Records a `replace` here if the renderings differ.
   mutating func replaceIfDifferent(_ old: Any, _ new: Any) {
     let a = renderOld(old)
@@ -236,7 +247,7 @@ struct Differ {
       return
     }
     if isRedactedHere {
-      if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
+      recordRedacted(old, new)
       return
     }
     diffContent(old, new, substitutions: 0)
@@ -279,7 +290,7 @@ struct Differ {
       return
     }
     if info.isRedacted, !isProbe {
-      if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
+      recordRedacted(old, new)
       return
     }
     if info.isCustom, substitutions < 16 {

@@ -16,6 +16,9 @@ struct Renderer {
   let redacting: Bool
   /// Where the enum cases and tuples are, when the caller asked (see ``ValueShape``).
   var shapes: ShapeCollector?
+  /// Whether ``LoupeRedacted`` values render as what they hold (only to learn their texts,
+  /// see ``RedactedTexts``).
+  var revealsRedacted = false
   /// The last type looked up, for runs of elements of one type.
   private var lastInfo: (type: ObjectIdentifier, info: TypeInfo)?
 
@@ -34,7 +37,7 @@ struct Renderer {
     if path.count > options.maxDepth { return .string(RenderMarker.maxDepth) }
     nodes += 1
     if nodes > options.maxNodes { return .string(RenderMarker.maxSize) }
-    if isRedactedHere { return .string(RenderMarker.redacted) }
+    if isRedactedHere { return redacted(value) }
     return renderContent(value)
   }
 
@@ -43,6 +46,12 @@ struct Renderer {
     path.push(component)
     defer { path.pop() }
     return render(value)
+  }
+
+  /// The marker that stands for `value`, which the session's ledger notes.
+  private func redacted(_ value: Any) -> JSON {
+    options.redactedTexts?.note(value)
+    return .string(RenderMarker.redacted)
   }
 
   /// Whether the node budget is spent, so collections stop early.
@@ -61,7 +70,7 @@ struct Renderer {
         continue
       }
       if let renderBuiltin = info.renderBuiltin { return renderBuiltin(value, &self) }
-      if info.isRedacted { return .string(RenderMarker.redacted) }
+      if info.isRedacted && !revealsRedacted { return redacted(value) }
       if info.isCustom, substitutions < 16 {
         value = (value as! any CustomLoupeRepresentable).customLoupeValue
         substitutions += 1
@@ -95,7 +104,9 @@ struct Renderer {
   // MARK: - Shapes
 
   private mutating func renderEnum(_ value: Any, _ info: TypeInfo) -> JSON {
+    // Case names are names, not values: a hidden value's texts leave them out.
     if !info.hasPayloadCases, let name = Reflection.caseName(value) {
+      if revealsRedacted { return .null }
       shapes?.mark(.enumCase, at: path)
       return .string(name)
     }
@@ -106,6 +117,7 @@ struct Renderer {
     if let payload = mirror.children.first, let name = payload.label {
       return .object(JSONObject([JSONObject.Member(name, render(payload.value, at: .field(name)))]))
     }
+    if revealsRedacted { return .null }
     return .string(Reflection.caseName(value) ?? opaqueText(value))
   }
 

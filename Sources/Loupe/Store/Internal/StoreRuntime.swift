@@ -69,6 +69,7 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     let id = name ?? "\(typeName)#\(directory.nextIndex(for: typeName))"
     let active = bus.isActive
     makeRoot(id: id, typeName: typeName, active: active)
+    if active { noteRedactedValues(in: initialState) }
     let walker = ChildWalker(runtime: self, isInitial: true, active: active, options: .default, oldRootState: { initialState })
     reducer.walkChildren(of: initialState, walker: walker)
     hasScopeOperators = walker.sawDeclarer
