@@ -134,7 +134,8 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     return t == tokens.count
   }
 
-  private func matchesScalars(_ text: String) -> Bool {
+  /// The reference matcher, scalar by scalar (for strings that are not contiguous UTF-8).
+  func matchesScalars(_ text: String) -> Bool {
     let scalars = Array(text.unicodeScalars)
     var t = 0  // position in tokens
     var s = 0  // position in scalars
