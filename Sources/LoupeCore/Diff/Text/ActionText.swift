@@ -6,7 +6,8 @@
 public enum ActionText {
   /// The payload after the label: `"([0])"`, `" {…}"`, or `nil` when there is none.
   public static func payload(label: String, value: JSON, maxLength: Int = 120) -> String? {
-    let caseName = label.split(separator: ".").last.map(String.init) ?? label
+    // The part after the last dot (no array of pieces: this runs for every action shown).
+    let caseName = label.utf8.lastIndex(of: UInt8(ascii: ".")).map { String(label[label.utf8.index(after: $0)...]) } ?? label
     switch value {
     case .null: return nil
     case .string(let name) where name == caseName || name == label: return nil
