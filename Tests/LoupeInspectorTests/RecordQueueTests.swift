@@ -59,6 +59,7 @@ import Testing
     let first = queue.takeAll()
     #expect(first.map(\.seq) == [1, 2])
     #expect(first[1].payload == .dropped(Dropped(count: 1)))
+    queue.recycle(first)  // written
     _ = offer(&queue, markEvent(3))
     _ = offer(&queue, markEvent(4))  // lost
     _ = offer(&queue, markEvent(5))  // lost
