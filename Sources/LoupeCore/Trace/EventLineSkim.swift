@@ -27,7 +27,52 @@ struct EventLineSkim {
   static func head(_ line: UnsafeBufferPointer<UInt8>, needs: Needs) -> EventLineScanner.Fields? {
     guard !line.isEmpty else { return nil }
     var skim = EventLineSkim(line)
+    if !needs.store, !needs.action, let kind = skim.canonicalKind() {
+      var fields = EventLineScanner.Fields()
+      fields.kind = .plain(kind)
+      return fields
+    }
+    skim.i = 0
     return skim.members(needs: needs)
+  }
+
+  /// The `kind` of a line that starts the way Loupe writes every event,
+  /// `{"seq":1,"time":0.5,"kind":"…"`, found without looking at anything else; `nil` for any
+  /// other start (then the members are read in turn).
+  private mutating func canonicalKind() -> Range<Int>? {
+    guard expect(#"{"seq":"#) else { return nil }
+    let digits = i
+    while i < bytes.count, bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") { i += 1 }
+    guard i > digits, expect(#","time":"#) else { return nil }
+    let number = i
+    while i < bytes.count {
+      switch bytes[i] {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
+        UInt8(ascii: "e"), UInt8(ascii: "E"):
+        i += 1
+        continue
+      default:
+        break
+      }
+      break
+    }
+    guard i > number, expect(#","kind":""#) else { return nil }
+    let start = i
+    while i < bytes.count {
+      switch bytes[i] {
+      case UInt8(ascii: "\""): return start..<i
+      case UInt8(ascii: "\\"): return nil
+      default: i += 1
+      }
+    }
+    return nil
+  }
+
+  private mutating func expect(_ text: StaticString) -> Bool {
+    let count = text.utf8CodeUnitCount
+    guard bytes.count - i >= count, EventLineScanner.bytes(bytes, i..<(i + count), equal: text) else { return false }
+    i += count
+    return true
   }
 
   private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }

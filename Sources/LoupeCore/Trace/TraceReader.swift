@@ -259,6 +259,11 @@ public final class TraceReader {
   private func ruledOut(_ bytes: ArraySlice<UInt8>, by filter: EventFilter, needs: EventLineSkim.Needs) -> Bool {
     bytes.withUnsafeBufferPointer { line in
       guard let head = EventLineSkim.head(line, needs: needs), case .plain(let kindRange) = head.kind else { return false }
+      // The kinds first, on the bytes (no string for the many lines they rule out).
+      let kindBytes = UnsafeBufferPointer(rebasing: line[kindRange])
+      if let kinds = filter.kinds, !kinds.anyMatches(utf8: kindBytes), !EventLineScanner.bytes(line, kindRange, equal: "dropped") {
+        return true
+      }
       let kind = String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self)
       return filter.decide(kind: kind, store: head.store, action: head.action, in: line) == false
     }
