@@ -63,12 +63,27 @@ struct TimelineRenderer {
     let time = Formatting.leftPad(Formatting.time(event.time), 12)
     let seq = Formatting.leftPad("#\(event.seq)", 7)
     let kind = Formatting.rightPad(event.kind, Self.kindWidth)
-    var line = style.dim(time + " " + seq) + "  " + color(for: event, kind)
-    if let store = event.store { line += "  " + style.bold(store) }
     let (details, extra) = self.details(event)
-    if !details.isEmpty { line += "  " + details }
-    var text = line + "\n"
-    for extraLine in extra { text += Self.detailIndent + extraLine + "\n" }
+    // One string grown in place: this runs for every event of a trace.
+    var text = ""
+    text.reserveCapacity(128 + details.utf8.count + extra.count * 48)
+    text += style.dim(time + " " + seq)
+    text += "  "
+    text += color(for: event, kind)
+    if let store = event.store {
+      text += "  "
+      text += style.bold(store)
+    }
+    if !details.isEmpty {
+      text += "  "
+      text += details
+    }
+    text += "\n"
+    for extraLine in extra {
+      text += Self.detailIndent
+      text += extraLine
+      text += "\n"
+    }
     return text
   }
 

@@ -33,7 +33,8 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
   private struct State {
     var stream: Stream?
     var marks: [Event] = []
-    var nextSeq: Int
+    /// The `seq` of the next mark; `nil` until the first (it needs the trace's last `seq`).
+    var nextSeq: Int?
     var subscribed = false
     /// Requests queued or being answered, by id, with a token telling one from a later
     /// request with the same id; a cancelled one is removed, so it is skipped.
@@ -59,7 +60,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     self.catalog = catalog
     self.stderr = stderr
     self.wake = wake
-    state = Mutex(State(nextSeq: catalog.lastSeq + 1))
+    state = Mutex(State())
   }
 
   // MARK: ServerHandler
@@ -112,9 +113,10 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
         reply(StateRequest.self, try state(query))
       case MarkRequest.method:
         let mark = try request.decode(MarkRequest.self)
+        let first = state.withLock { $0.nextSeq } == nil ? catalog.lastSeq + 1 : 0  // the catalog's pass, outside the lock
         let seq = state.withLock { state in
-          let seq = state.nextSeq
-          state.nextSeq += 1
+          let seq = state.nextSeq ?? first
+          state.nextSeq = seq + 1
           if state.subscribed { state.marks.append(Event(seq: seq, time: catalog.lastTime, payload: .mark(Mark(label: mark.label)))) }
           return seq
         }
@@ -159,7 +161,8 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
   private func subscribe(_ request: SubscribeRequest, reply: Reply) throws(ResponseError) {
     let count: Int
     do throws(CommandFailure) {
-      count = request.history ? try Self.count(path, filter: request.filter) : 0
+      // Every event passes an empty filter: the catalog has counted them (the same reader).
+      count = !request.history ? 0 : request.filter.isEmpty ? catalog.events : try Self.count(path, filter: request.filter)
     } catch {
       throw .internalError(error.message)
     }

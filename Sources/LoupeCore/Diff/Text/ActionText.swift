@@ -10,7 +10,8 @@ public enum ActionText {
   /// The payload after the label: `"(.element(id: 1, action: .startTapped))"`, `"([0])"`,
   /// `" {…}"`, or `nil` when there is none.
   public static func payload(label: String, value: JSON, shape: ValueShape? = nil, maxLength: Int = 120) -> String? {
-    let caseName = label.split(separator: ".").last.map(String.init) ?? label
+    // The part after the last dot (no array of pieces: this runs for every action shown).
+    let caseName = label.utf8.lastIndex(of: UInt8(ascii: ".")).map { String(label[label.utf8.index(after: $0)...]) } ?? label
     let tree = ShapeTree.of(shape)
     if let (name, payload) = ShapeTree.enumCase(value, tree), name == caseName {
       guard let (payload, payloadTree) = payload else { return nil }
