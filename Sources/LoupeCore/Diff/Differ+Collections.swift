@@ -133,6 +133,12 @@ extension Differ {
   private func showsID(_ element: Any, id: Any) -> Bool {
     let info = TypeInfo.of(type(of: element))
     guard info.kind == .struct || info.kind == .class, !info.isBuiltin, !info.isRedacted, !info.isCustom else { return false }
+    // A struct's `id` field is loaded alone from its memory, with no other field boxed.
+    if info.kind == .struct, let field = info.fields?.first(where: { $0.label == "id" }),
+      let value = TypeInfo.withAddress(of: element, { $0.map { TypeInfo.load(field.type, at: $0 + field.offset) } })
+    {
+      return Renderer.renderKey(value, options: options) == Renderer.renderKey(id, options: options)
+    }
     let fields: [(label: String, value: Any)]
     if info.fields != nil {
       fields = info.fieldValues(of: element)
