@@ -14,15 +14,20 @@ the worst of the same window length with no hostile client.
 Patterns, each from a fresh connection (the first is the baseline):
 
 - none: nobody but the watcher;
-- big-filters-history: 200 pipelined `loupe/subscribe` with 1,000-glob filters and
-  `history: true` (the most a filter may hold), answers read;
+- big-filters-history: one `loupe/subscribe` with a 10,000-glob filter and `history: true`
+  (the issue's case; refused now, -32602), then 200 pipelined `loupe/subscribe` with
+  1,000-glob filters (the most a filter may hold) and `history: true`, answers read;
 - pipelined-subscribes: 10,000 pipelined `loupe/subscribe {history: true}`, then the client
   leaves without reading;
 - idle-500: 500 connections that never send a byte (the program runs with
   LOUPE_MAX_CLIENTS=600 so all are served), held for the window, then closed; the program's
   resident memory before, with them, and after they left (`probe:rss`);
 - huge-batch: one frame holding 100,000 `loupe/stores` requests, answers read;
-- non-reading: a client subscribes with history and never reads again.
+- non-reading: a client subscribes with history and never reads again (a stalled client);
+- garbage: 100 connections, each sending something broken (random bytes, a header without
+  `Content-Length`, a `Content-Length` over the size limit, 1,000 frames of invalid JSON, a
+  frame cut short), and one connection sending 10,000 well-framed invalid requests whose
+  error answers it reads.
 
 Prints a table on stderr and one JSON object on stdout. No timing threshold is checked here
 (BENCHMARKS.md holds the numbers of a real run); `--smoke` only checks that it all runs.
@@ -149,11 +154,13 @@ def big_filters(path, smoke):
     Reader(sock, lambda message: received.release() if "id" in message else None)
     globs = ["Kind%d.*" % i for i in range(1000)]
     count = 20 if smoke else 200
+    huge = ["Kind%d.*" % i for i in range(10000)]
     payload = frame(request(0, "initialize", {}))
+    payload += frame(request("huge", "loupe/subscribe", {"filter": {"kinds": huge}, "history": True}))
     payload += b"".join(frame(request(i + 1, "loupe/subscribe", {"filter": {"kinds": globs}, "history": True}))
                         for i in range(count))
     sock.sendall(payload)
-    for _ in range(count + 1):
+    for _ in range(count + 2):
         received.acquire(timeout=120)
     sock.close()
 
@@ -186,6 +193,57 @@ def non_reading(path, smoke):
     sock.sendall(frame(request(0, "initialize", {})) + frame(request(1, "loupe/subscribe", {"history": True})))
     time.sleep(3)
     sock.close()
+
+
+def garbage(path, smoke):
+    """Broken input on many connections at once; returns how many error answers came back on
+    the connection that sent well-framed invalid requests."""
+    import random
+    rng = random.Random(16)
+    senders = []
+    kinds = [
+        lambda: bytes(rng.getrandbits(8) for _ in range(4096)),
+        lambda: b"Content-Type: application/json\r\n\r\n{}",
+        lambda: b"Content-Length: 999999999999\r\n\r\n{",
+        lambda: b"".join(frame_bytes(b"{not json") for _ in range(1000)),
+        lambda: b"Content-Length: 100\r\n\r\n{\"jsonrpc\"",
+    ]
+
+    def send(data):
+        try:
+            sock = connect(path)
+            sock.sendall(data)
+            sock.settimeout(5)
+            try:
+                while sock.recv(1 << 16):
+                    pass
+            except OSError:
+                pass
+            sock.close()
+        except OSError:
+            pass
+
+    for i in range(20 if smoke else 100):
+        thread = threading.Thread(target=send, args=(kinds[i % len(kinds)](),), daemon=True)
+        thread.start()
+        senders.append(thread)
+
+    sock = connect(path)
+    answers = threading.Semaphore(0)
+    count = 1000 if smoke else 10000
+    Reader(sock, lambda message: answers.release() if "error" in message else None)
+    payload = frame(request(0, "initialize", {}))
+    payload += b"".join(frame({"jsonrpc": "2.0", "id": i + 1, "method": 7}) for i in range(count))
+    sock.sendall(payload)
+    got = sum(1 for _ in range(count) if answers.acquire(timeout=60))
+    sock.close()
+    for thread in senders:
+        thread.join(10)
+    return {"error_answers": got, "of": count}
+
+
+def frame_bytes(body):
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
 def main():
@@ -242,6 +300,7 @@ def main():
         measure("idle-500", idle)
         measure("huge-batch", lambda: {"answered": huge_batch(path, args.smoke)})
         measure("non-reading", lambda: non_reading(path, args.smoke))
+        measure("garbage", lambda: garbage(path, args.smoke))
 
         baseline = results["none"]["worst_ms"] or 0
         for name, result in results.items():
@@ -250,7 +309,7 @@ def main():
         print("pattern                 worst lateness   extra over none", file=sys.stderr)
         for name, result in results.items():
             print("%-22s %10s ms %12s ms  %s" % (name, result["worst_ms"], result["extra_ms"],
-                                                 {k: v for k, v in result.items() if k.startswith("rss") or k == "answered"}),
+                                                 {k: v for k, v in result.items() if k.startswith("rss") or k in ("answered", "error_answers")}),
                   file=sys.stderr)
         print(json.dumps({"benchmark": "host-jitter", "period_ms": PERIOD_MS, "patterns": results}))
     finally:

@@ -15,8 +15,8 @@ public enum LoupeCLI {
   public static let version = "0.1.0"
 
   static let commands: [any Command.Type] = [
-    AttachCommand.self, RecordCommand.self, ShowCommand.self, StatsCommand.self, DoctorCommand.self,
-    ExportCommand.self, ReplayCommand.self, DAPCommand.self, MCPCommand.self, DemoCommand.self,
+    AttachCommand.self, RecordCommand.self, ShowCommand.self, StateCommand.self, StatsCommand.self,
+    DoctorCommand.self, ExportCommand.self, ReplayCommand.self, DAPCommand.self, MCPCommand.self, DemoCommand.self,
   ]
 
   /// Runs `loupe` with `arguments` (without the program name) on the process's standard

@@ -26,18 +26,15 @@ import Testing
         "AppFeature#1", "AppFeature#1/pages[id: 1]", "AppFeature#1/pages[id: 2]",
       ])
 
+    // A trace from before state snapshots: rebuilt from what the changes wrote, approximate.
     let count = try session.request(4, "loupe/state", ["store": "AppFeature#1/pages[id: 1]", "path": "count"])
-    #expect(count["result"] == ["store": "AppFeature#1/pages[id: 1]", "seq": 65, "state": 3])
-    let fontSize = try session.request(5, "loupe/state", ["store": "AppFeature#1", "path": "settings.fontSize"])
-    #expect(fontSize["result"]?["state"] == 14)
-    let whole = try session.request(6, "loupe/state", ["store": "AppFeature#1"])
-    #expect(whole["error"]?["code"] == -32602)
-    #expect(
-      whole["error"]?["message"]
-        == "The trace does not hold the state of 'AppFeature#1': traces record changes, not whole states (ask for a path that an action changed)")
+    #expect(count["result"] == ["store": "AppFeature#1/pages[id: 1]", "seq": 65, "state": 3, "approximate": true])
+    let fontSize = try session.request(5, "loupe/state", ["store": "AppFeature#1", "path": "settings.fontSize", "at": 40])
+    #expect(fontSize["result"] == ["store": "AppFeature#1", "seq": 40, "state": 14, "approximate": true])
+    let whole = try session.request(6, "loupe/state", ["store": "AppFeature#1/pages[id: 2]", "at": 30])
+    #expect(whole["result"]?["state"] == ["id": 2, "isVisible": true])
     let detail = try session.request(7, "loupe/state", ["store": "AppFeature#1", "path": "detail.text"])
-    #expect(detail["error"]?["message"] == "Store 'AppFeature#1' has no value at path 'detail.text' at the end of the trace")
-
+    #expect(detail["error"] == ["code": -32602, "message": "AppFeature#1 has no value at 'detail.text' right after #65 ('detail' is nil)"])
     let mark = try session.request(8, "loupe/mark", ["label": "reviewed"])
     #expect(mark["result"] == ["seq": 66])
     let marked = try session.receive()
@@ -46,6 +43,42 @@ import Testing
     let shutdown = try session.request(9, "shutdown", nil)
     #expect(shutdown["result"] == .null)
     session.notify("exit", nil)
+    #expect(session.waitForExit() == 0)
+  }
+
+  /// `loupe/state` with `at`, for any seq of a trace with snapshots, over real pipes: the same
+  /// states `loupe state --format json` prints.
+  @Test func answersStateAtAnySeq() throws {
+    let path = Fixtures.path("state.loupe")
+    let session = try LSPSession(["replay", path])
+    _ = try session.request(1, "initialize", [:])
+    var id = 1
+    for seq in 5...26 {  // both pages exist from #5
+      for store in ["AppFeature#1", "AppFeature#1/pages[id: 1]", "AppFeature#1/pages[id: 2]"] {
+        id += 1
+        let answer = try session.request(id, "loupe/state", ["store": .string(store), "at": .int(seq)])
+        let printed = try BuiltProducts.run("loupe", ["state", path, "--store", store, "--at", String(seq), "--format", "json"])
+        let expected = try JSONParser.parse(Array(printed.stdout.utf8))
+        #expect(answer["result"]?["state"] == expected, "\(store) at #\(seq)")
+        #expect(answer["result"]?["seq"] == .int(seq))
+        #expect(answer["result"]?["approximate"] == (seq >= 26 ? true : nil), "\(store) at #\(seq)")
+      }
+    }
+    let sheet = try session.request(100, "loupe/state", ["store": "AppFeature#1/detail", "at": 18, "path": "text"])
+    #expect(sheet["result"] == ["store": "AppFeature#1/detail", "seq": 18, "state": "Hi"])
+    // What it cannot answer: -32602 saying what is missing (protocol/errors.md).
+    let errors: [(JSON, String)] = [
+      (["store": "AppFeature#1", "at": 99], "No event #99 in the trace: its events are #1–#26"),
+      (["store": "AppFeature#1/detail", "at": 22], "No store 'AppFeature#1/detail' is alive right after #22: AppFeature#1/detail (alive #16–#21)"),
+      (["store": "AppFeature#1", "at": 2], "Nothing of AppFeature#1's state is known right after #2: its first state.snapshot is #3, and no state.changed of it or its scoped stores came before"),
+      (["store": "AppFeature#1", "at": "end"], "loupe/state params: 'at' must be an integer, not string"),
+      (["store": "AppFeature#1", "at": -1], "loupe/state params: 'at' must be a seq (an integer from 0), not -1"),
+      (["store": "AppFeature#1", "path": "pages[9]"], "AppFeature#1 has no value at 'pages[9]' right after #26 ('pages' is a list of 2)"),
+    ]
+    for (offset, (params, message)) in errors.enumerated() {
+      let answer = try session.request(200 + offset, "loupe/state", params)
+      #expect(answer["error"] == ["code": -32602, "message": .string(message)], "\(params)")
+    }
     #expect(session.waitForExit() == 0)
   }
 

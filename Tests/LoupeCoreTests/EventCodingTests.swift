@@ -20,6 +20,18 @@ import Testing
      #""kind":"action.received","store":"PageFeature#2","action":"PageFeature.Action.timerTicked","value":"timerTicked","origin":"effect","effect":3"#),
     (.actionReceived(ActionReceived(store: "P#1", action: "P.Action.set", value: ["set": 3], origin: .send)),
      #""kind":"action.received","store":"P#1","action":"P.Action.set","value":{"set":3},"origin":"send""#),
+    (.actionReceived(ActionReceived(
+      store: "A#1", action: "A.Action.rows", value: ["rows": ["element": ["id": 1, "action": "startTapped"]]], origin: .send,
+      shape: ValueShape(enums: ["", "rows", "rows.element.action"], tuples: ["rows.element"]))),
+     #""kind":"action.received","store":"A#1","action":"A.Action.rows","value":{"rows":{"element":{"id":1,"action":"startTapped"}}},"origin":"send","shape":{"enums":["","rows","rows.element.action"],"tuples":["rows.element"]}"#),
+    (.stateChanged(StateChanged(store: "P#1", cause: 2, changes: [
+      Change(path: "mode", op: .replace, old: "idle", new: ["loading": ["progress": 0.5]],
+             oldShape: ValueShape(enums: [""]), newShape: ValueShape(enums: [""], tuples: ["loading"])),
+      Change(path: "rows[id: 3]", op: .insert, new: ["id": 3, "mode": "idle"], index: 1, newShape: ValueShape(enums: ["mode"])),
+    ], summary: "P#1: _mode, _rows changed.")),
+     #""kind":"state.changed","store":"P#1","cause":2,"changes":[{"path":"mode","op":"replace","old":"idle","new":{"loading":{"progress":0.5}},"oldShape":{"enums":[""]},"newShape":{"enums":[""],"tuples":["loading"]}},{"path":"rows[id: 3]","op":"insert","new":{"id":3,"mode":"idle"},"index":1,"newShape":{"enums":["mode"]}}],"summary":"P#1: _mode, _rows changed.""#),
+    (.stateSnapshot(StateSnapshot(store: "P#1", cause: 2, state: ["rows": [["mode": "idle"]]], shape: ValueShape(enums: ["rows[*].mode"]))),
+     #""kind":"state.snapshot","store":"P#1","cause":2,"state":{"rows":[{"mode":"idle"}]},"shape":{"enums":["rows[*].mode"]}"#),
     (.stateChanged(StateChanged(store: "PageFeature#2", cause: 5, changes: [
       Change(path: "count", op: .replace, old: 1, new: 2),
       Change(path: "results[id: 4]", op: .insert, new: ["id": 4], index: 0),
@@ -87,6 +99,9 @@ import Testing
     (#"{"seq":1,"time":0,"kind":"state.changed","store":"s","cause":1,"changes":[1],"summary":""}"#,
      "state.changed: changes[0] must be an object"),
     (#"{"seq":1,"#, "Invalid JSON: Unterminated object at byte 9"),
+    (#"{"seq":1,"time":0,"kind":"action.received","store":"s","action":"a","value":"a","origin":"send","shape":{"enums":[1]}}"#,
+     "action.received: field 'shape' must be an object of string arrays 'enums' and 'tuples' (found object)"),
+
   ])
   func decodingErrors(text: String, message: String) {
     #expect(throws: EventDecodingError(message)) { try Event(jsonText: Array(text.utf8)) }

@@ -81,9 +81,12 @@ import Testing
     var new = old
     new[id: 500]?.title = "x"
     let capacity = IdentifiedArrayOf<Todo>.chunkCapacity
-    let shared = zip(old._chunks, new._chunks).filter { $0 === $1 }.count
-    #expect(shared == old._chunks.count - 1)
-    #expect(old._chunks[500 / capacity] !== new._chunks[500 / capacity])
+    let oldChunks = old._storage.pages.flatMap(\.chunks)
+    let newChunks = new._storage.pages.flatMap(\.chunks)
+    let shared = zip(oldChunks, newChunks).filter { $0 === $1 }.count
+    #expect(shared == oldChunks.count - 1)
+    #expect(oldChunks[500 / capacity] !== newChunks[500 / capacity])
+    #expect(old._storage.differingRanges(from: new._storage) == [(500 / capacity * capacity)..<(500 / capacity * capacity + capacity)])
     #expect(Reflection.identicalBits(old._ids, new._ids))
     #expect(old[id: 500]?.title == "t500")
     #expect(StateDiff.diff(old, new).map(\.path) == ["[id: 500].title"])

@@ -13,6 +13,9 @@ import Testing
     #expect(try ExamplesCommand.parse(["--seconds=1", "todos"]) == .run(ExamplesCommand(scenario: .todos, seconds: 1)))
     #expect(try ExamplesCommand.parse(["game", "--help"]) == .help)
     #expect(try ExamplesCommand.parse(["-h"]) == .help)
+    #expect(
+      try ExamplesCommand.parse(["todos", "--todos", "40", "--state-log", "/tmp/s.jsonl"])
+        == .run(ExamplesCommand(scenario: .todos, todoCount: 40, stateLog: "/tmp/s.jsonl")))
   }
 
   @Test(arguments: [
@@ -27,6 +30,10 @@ import Testing
     (["pages", "--quiet=yes"], "'--quiet' takes no value"),
     (["pages", "--verbose"], "Unknown option '--verbose'"),
     (["game", "--shared-cancellation"], "'--shared-cancellation' applies to the pages scenario only"),
+    (["pages", "--todos", "40"], "'--todos' applies to the todos scenario only"),
+    (["todos", "--todos", "2.5"], "Invalid value '2.5' for '--todos': expected a number of to-dos (1 to 100000)"),
+    (["todos", "--todos", "0"], "Invalid value '0' for '--todos': expected a number of to-dos (1 to 100000)"),
+    (["todos", "--state-log"], "Missing value for '--state-log'"),
   ])
   func rejectsBadArguments(arguments: [String], message: String) {
     #expect(throws: UsageError(message)) { try ExamplesCommand.parse(arguments) }
@@ -47,7 +54,7 @@ import Testing
     #expect(
       bad.stderr == """
         Error: Invalid value 'soon' for '--seconds': expected a number of seconds (up to 3600)
-        Usage: loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation]
+        Usage: loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation] [--todos N] [--state-log FILE]
         See 'loupe-examples --help'.
 
         """)

@@ -59,11 +59,35 @@ import Testing
     let first = queue.takeAll()
     #expect(first.map(\.seq) == [1, 2])
     #expect(first[1].payload == .dropped(Dropped(count: 1)))
+    queue.recycle(first)  // written
     _ = offer(&queue, markEvent(3))
     _ = offer(&queue, markEvent(4))  // lost
     _ = offer(&queue, markEvent(5))  // lost
     let second = queue.takeAll()
     #expect(second.map(\.seq) == [3, 5])
     #expect(second[1].payload == .dropped(Dropped(count: 2)))
+  }
+
+  /// The batch being written is still in memory: it counts against both bounds until it is
+  /// handed back, so the queue and the batch together stay within the budget.
+  @Test func aBatchBeingWrittenCountsUntilItIsWritten() {
+    var queue = RecordQueue(capacity: 1_000, byteCapacity: 35_000)
+    for seq in 1...3 { #expect(offer(&queue, bigEvent(seq, bytes: 10_000))) }
+    let batch = queue.takeAll()
+    #expect(queue.inFlightBytes == batch.map(\.approximateBytes).reduce(0, +))
+    #expect(!offer(&queue, bigEvent(4, bytes: 10_000)))  // 30 kB in flight + 10 kB > 35 kB
+    #expect(offer(&queue, markEvent(5)))
+    queue.recycle(batch)
+    #expect(queue.inFlightBytes == 0)
+    #expect(offer(&queue, bigEvent(6, bytes: 10_000)))
+    #expect(queue.takeAll().map(\.seq) == [4, 5, 6])  // the loss of 4 reported before 5
+
+    var counted = RecordQueue(capacity: 3, byteCapacity: .max)
+    for seq in 1...2 { _ = offer(&counted, markEvent(seq)) }
+    let written = counted.takeAll()
+    #expect(offer(&counted, markEvent(3)))
+    #expect(!offer(&counted, markEvent(4)))  // 2 in flight + 1 queued = the capacity
+    counted.recycle(written)
+    #expect(offer(&counted, markEvent(5)))
   }
 }

@@ -74,6 +74,17 @@ import Testing
     #expect(try StateRequest(store: "a", path: "").statePath() == nil)
     #expect(throws: ResponseError.invalidParams("loupe/state params are required")) { try StateRequest(params: nil) }
     #expect(throws: ResponseError.invalidParams("loupe/state params: 'store' is required")) { try StateRequest(params: [:]) }
+    // `at` (CONTRACT §10) and `approximate`.
+    try roundTrip(StateRequest(store: "App#1", path: "count", at: 42), params: #"{"store":"App#1","path":"count","at":42}"#)
+    try roundTripResult(
+      StateRequest.self, .init(store: "App#1", seq: 42, state: 3, approximate: true), json: #"{"store":"App#1","seq":42,"state":3,"approximate":true}"#)
+    #expect(try StateRequest(params: ["store": "a", "at": .null]).at == nil)
+    #expect(throws: ResponseError.invalidParams("loupe/state params: 'at' must be an integer, not string")) {
+      try StateRequest(params: ["store": "a", "at": "end"])
+    }
+    #expect(throws: ResponseError.invalidParams("loupe/state params: 'at' must be a seq (an integer from 0), not -1")) {
+      try StateRequest(params: ["store": "a", "at": -1])
+    }
   }
 
   @Test func notifications() throws {

@@ -41,6 +41,35 @@ import Testing
     #expect(store.storeID == "Counter#1")
   }
 
+  @Test func enumsPrintAsSwift() {
+    let printed = Printed()
+    let (bus, _) = makeSession()
+    let store = Store(initialState: PlayerList.State(), bus: bus) { PlayerList()._printChanges(printed.printer) }
+    store.send(.rows(.element(id: 1, action: .startTapped)))
+    store.send(.rows(.element(id: 1, action: .loaded(progress: 0.5))))
+    store.send(.rename("idle"))
+    #expect(printed.all == [
+      """
+      received action: PlayerList.Action.rows(.element(id: 1, action: .startTapped))
+      PlayerList: _rows changed.
+        − rows[0].mode: .idle
+        + rows[0].mode: .loading(progress: 0.0)
+      """,
+      """
+      received action: PlayerList.Action.rows(.element(id: 1, action: .loaded(progress: 0.5)))
+      PlayerList: _rows changed.
+        − rows[0].mode.loading.progress: 0.0
+        + rows[0].mode.loading.progress: 0.5
+      """,
+      """
+      received action: PlayerList.Action.rename("idle")
+      PlayerList: _title changed.
+        − title: "Players"
+        + title: "idle"
+      """,
+    ])
+  }
+
   @Test func childrenStayScopedStoresAndTheirChangesPrintFromTheRoot() {
     let printed = Printed()
     let (bus, recorder) = makeSession()
@@ -49,7 +78,7 @@ import Testing
     store.send(.toggleTapped)
     #expect(printed.all == [
       """
-      received action: ContentFeature.Action.playButton("tapped")
+      received action: ContentFeature.Action.playButton(.tapped)
       ContentFeature: _playButton changed.
         − playButton.isPlaying: false
         + playButton.isPlaying: true
@@ -64,5 +93,35 @@ import Testing
     ])
     // The child is still its own scoped store.
     #expect(recorder.lines.contains { $0.contains("store.created ContentFeature#1/playButton") })
+  }
+}
+
+/// Rows with an enum state, addressed by an identified action.
+struct PlayerList: Reducer {
+  enum Mode: Equatable { case idle, loading(progress: Double) }
+  struct Row: Equatable { var id: Int; var mode = Mode.idle }
+  struct State: Equatable {
+    var title = "Players"
+    var rows = [Row(id: 1)]
+  }
+  enum RowAction: Equatable { case startTapped, loaded(progress: Double) }
+  enum RowsAction: Equatable { case element(id: Int, action: RowAction) }
+  enum Action: Equatable {
+    case rows(RowsAction)
+    case rename(String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .rows(.element(let id, .startTapped)):
+        if let index = state.rows.firstIndex(where: { $0.id == id }) { state.rows[index].mode = .loading(progress: 0) }
+      case .rows(.element(let id, .loaded(let progress))):
+        if let index = state.rows.firstIndex(where: { $0.id == id }) { state.rows[index].mode = .loading(progress: progress) }
+      case .rename(let title):
+        state.title = title
+      }
+      return .none
+    }
   }
 }

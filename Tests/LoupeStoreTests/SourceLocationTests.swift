@@ -169,7 +169,7 @@ import Testing
     #expect(sources(of: "action.received") == [expected])
     #expect(sources(of: "effect.started") == [CodeLocation(file: "\(#fileID)", line: try Self.line("run"))])
     let json = recorder.events.first { $0.kind == ActionReceived.kind }!.jsonText
-    #expect(json.hasSuffix(#""origin":"send","source":{"file":"LoupeStoreTests/SourceLocationTests.swift","line":\#(sendLine)}}"#))
+    #expect(json.hasSuffix(#""origin":"send","source":{"file":"LoupeStoreTests/SourceLocationTests.swift","line":\#(sendLine)},"shape":{"enums":[""]}}"#))
   }
 
   /// `EventBus.includesSourceLocations = false` leaves sources out of every event.

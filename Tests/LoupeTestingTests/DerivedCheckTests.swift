@@ -42,7 +42,7 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       The derived value remaining of TodosFeature#1 was recomputed 1 time with an unchanged output.
 
-          #8 action.received TodosFeature#1 action: TodosFeature.Action.draftChanged, value: {draftChanged: "Eggs"}, origin: send, source: DerivedCheckTests.swift:36
+          #8 action.received TodosFeature#1 action: TodosFeature.Action.draftChanged, value: .draftChanged("Eggs"), origin: send, source: DerivedCheckTests.swift:36
         + #10 derived.recomputed TodosFeature#1 derived: remaining, cause: #8, outputChanged: false
 
       (Expected: −, Actual: +)
@@ -63,11 +63,11 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       The derived value remaining of TodosFeature#1 was recomputed 3 times; at most 2 were expected.
 
-          #5 action.received TodosFeature#1 action: TodosFeature.Action.add, value: {add: "Milk"}, origin: send, source: DerivedCheckTests.swift:57
+          #5 action.received TodosFeature#1 action: TodosFeature.Action.add, value: .add("Milk"), origin: send, source: DerivedCheckTests.swift:57
           #7 derived.recomputed TodosFeature#1 derived: remaining, cause: #5, outputChanged: true
-          #8 action.received TodosFeature#1 action: TodosFeature.Action.add, value: {add: "Eggs"}, origin: send, source: DerivedCheckTests.swift:57
+          #8 action.received TodosFeature#1 action: TodosFeature.Action.add, value: .add("Eggs"), origin: send, source: DerivedCheckTests.swift:57
           #10 derived.recomputed TodosFeature#1 derived: remaining, cause: #8, outputChanged: true
-          #11 action.received TodosFeature#1 action: TodosFeature.Action.add, value: {add: "Bread"}, origin: send, source: DerivedCheckTests.swift:57
+          #11 action.received TodosFeature#1 action: TodosFeature.Action.add, value: .add("Bread"), origin: send, source: DerivedCheckTests.swift:57
         + #13 derived.recomputed TodosFeature#1 derived: remaining, cause: #11, outputChanged: true
 
       (Expected: −, Actual: +)

@@ -110,9 +110,9 @@ import Testing
     #expect(failures == [CapturedFailure(message: """
       The stream does not match the expected events: 2 expected events did not happen, 2 unexpected events happened.
 
-        − action.received action: PageFeature.Action.selected, value: {selected: false}
+        − action.received action: PageFeature.Action.selected, value: .selected(false)
         − state.changed PageFeature#1 changes: [isSelected: true → false]
-        + #4 action.received PageFeature#1 action: PageFeature.Action.selected, value: {selected: true}, origin: send, source: ExpectTests.swift:102
+        + #4 action.received PageFeature#1 action: PageFeature.Action.selected, value: .selected(true), origin: send, source: ExpectTests.swift:102
         + #5 state.changed PageFeature#1 changes: [isSelected: false → true]
 
       (Expected: −, Actual: +)

@@ -38,11 +38,11 @@ import Testing
       The stream does not match the golden trace Fixtures/timer.loupe: 2 events are new.
 
           … (8 events)
-          {"seq":9,"time":0.0,"kind":"action.received","store":"Timer","action":"TimerFeature.Action.tick","value":"tick","origin":"effect","effect":1}
+          {"seq":9,"time":0.0,"kind":"action.received","store":"Timer","action":"TimerFeature.Action.tick","value":"tick","origin":"effect","effect":1,"shape":{"enums":[""]}}
           {"seq":10,"time":0.0,"kind":"state.changed","store":"Timer","cause":9,"changes":[{"path":"ticks","op":"replace","old":1,"new":2}],"summary":"Timer: _ticks changed."}
-        + {"seq":11,"time":0.0,"kind":"action.received","store":"Timer","action":"TimerFeature.Action.tick","value":"tick","origin":"effect","effect":1}
+        + {"seq":11,"time":0.0,"kind":"action.received","store":"Timer","action":"TimerFeature.Action.tick","value":"tick","origin":"effect","effect":1,"shape":{"enums":[""]}}
         + {"seq":12,"time":0.0,"kind":"state.changed","store":"Timer","cause":11,"changes":[{"path":"ticks","op":"replace","old":2,"new":3}],"summary":"Timer: _ticks changed."}
-          {"seq":13,"time":0.0,"kind":"action.received","store":"Timer","action":"TimerFeature.Action.stopTapped","value":"stopTapped","origin":"send"}
+          {"seq":13,"time":0.0,"kind":"action.received","store":"Timer","action":"TimerFeature.Action.stopTapped","value":"stopTapped","origin":"send","shape":{"enums":[""]}}
           {"seq":14,"time":0.0,"kind":"state.changed","store":"Timer","cause":13,"changes":[{"path":"isRunning","op":"replace","old":true,"new":false}],"summary":"Timer: _isRunning changed."}
           … (2 events)
 

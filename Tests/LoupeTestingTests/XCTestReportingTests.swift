@@ -113,7 +113,7 @@ final class XCTestReportingTests: FailureCapturingTestCase {
       CapturedFailure(message: """
         The derived value isPlaying of ContentFeature#1 was recomputed 1 time; at most 0 were expected.
 
-            #7 action.received ContentFeature#1 action: ContentFeature.Action.playButton, value: {playButton: "tapped"}, origin: send, source: XCTestReportingTests.swift:104
+            #7 action.received ContentFeature#1 action: ContentFeature.Action.playButton, value: .playButton(.tapped), origin: send, source: XCTestReportingTests.swift:104
           + #10 derived.recomputed ContentFeature#1 derived: isPlaying, cause: #7, outputChanged: true
 
         (Expected: −, Actual: +)

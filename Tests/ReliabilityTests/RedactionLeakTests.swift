@@ -67,6 +67,8 @@ extension ReliabilitySuites {
       let own = expectNoSecret(try Data(contentsOf: URL(fileURLWithPath: trace)), in: "the LOUPE_RECORD trace")
       #expect(own.contains(RenderMarker.redacted))
       #expect(own.contains(#""kind":"effect.finished","store":"Vault#1""#))
+      // The error's text that spelled the token out still says what happened.
+      #expect(own.contains(#"reason: \"token <redacted> was refused\""#))
     }
 
     @Test func notInLoupeRecordNorAnythingThatReadsTheTrace() throws {

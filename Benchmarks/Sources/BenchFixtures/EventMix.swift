@@ -1,9 +1,10 @@
 import Loupe
 
 /// A typical stream of events: what a feature with a list of pages, a timer effect per page
-/// and a derived value emits. Per 20 events: 7 `action.received`, 7 `state.changed`,
-/// 2 `effect.started`, 1 `effect.finished`, 1 `effect.cancelled`, 1 `derived.recomputed`
-/// and 1 lifecycle event (`identity.changed`, `store.created` or a `mark`).
+/// and a derived value emits. It repeats every 18 events (one page): 6 `action.received`,
+/// 6 `state.changed`, 2 `effect.started`, 1 `effect.finished`, 1 `effect.cancelled`,
+/// 1 `derived.recomputed` and 1 lifecycle event (`identity.changed`, `store.created` or a
+/// `mark`, in turn), so a page's store is new every 18 events.
 public enum EventMix {
   /// `count` events of the mix, numbered from 1.
   public static func events(count: Int) -> [Event] {
@@ -41,7 +42,7 @@ public enum EventMix {
       return pending[position]
     }
 
-    /// One page's worth: 20 events.
+    /// One page's worth: 18 events.
     private mutating func cycle() {
       let page = self.page
       self.page += 1

@@ -12,8 +12,12 @@ import Synchronization
 //       first waits for a client's `loupe/mark` labelled `bench:go`. Writes what it measured
 //       (events, seconds, resident memory before and at peak) as JSON to FILE.
 //
-//   loupe-bench-emit trace --events N FILE
-//       Writes a trace file of N events of the same mix (for `loupe show` against jq).
+//   loupe-bench-emit trace --events N [--snapshot-every A] FILE
+//       Writes a trace file of N events of the same mix (for `loupe show` against jq). With
+//       --snapshot-every A, the root store `AppFeature#1` is snapshotted when the trace starts
+//       and then before the first action after every A of its tree's actions (CONTRACT §10's
+//       default policy is 1000), each `state.snapshot` a state of the size the store would
+//       render: its pages so far, capped at the renderer's 1,000 elements (`truncated` then).
 //
 //   loupe-bench-emit send-loop --iterations N [--samples K]
 //       Sends N actions to a store with no sink attached, K times (after one warm-up round),
@@ -23,7 +27,7 @@ import Synchronization
 
 let usage = """
   USAGE: loupe-bench-emit emit --events N [--rate R] [--wait-go] [--report FILE] [--value-bytes B]
-         loupe-bench-emit trace --events N FILE
+         loupe-bench-emit trace --events N [--snapshot-every A] FILE
          loupe-bench-emit send-loop --iterations N [--samples K]
   """
 
@@ -60,6 +64,7 @@ var positional: [String] = []
 var iterations = 0
 var valueBytes = 0
 var samples = 1
+var snapshotEvery = 0
 var iterator = arguments.makeIterator()
 while let argument = iterator.next() {
   switch argument {
@@ -70,6 +75,7 @@ while let argument = iterator.next() {
   case "--value-bytes": valueBytes = Int(iterator.next() ?? "") ?? 0
   case "--iterations": iterations = Int(iterator.next() ?? "") ?? 0
   case "--samples": samples = Int(iterator.next() ?? "") ?? 1
+  case "--snapshot-every": snapshotEvery = Int(iterator.next() ?? "") ?? 0
   default: positional.append(argument)
   }
 }
@@ -84,11 +90,39 @@ case "trace":
   var batch: [Event] = []
   batch.reserveCapacity(2_000)
   var seq = 0
+  var actions = 0
+  var lastAction: Int?
+  var pages = 1
+  /// `AppFeature#1`'s state as a store renders it: its pages (the mix adds one per cycle),
+  /// cut at the renderer's collection cap with its marker.
+  func snapshot() -> Event.Payload {
+    let cap = RenderOptions.default.maxCollectionCount
+    var elements: [JSON] = (1...min(pages, cap)).map { id in
+      ["id": .int(id), "count": 3, "isPlaying": false, "elapsed": 0.75]
+    }
+    if pages > cap { elements.append(.string("… \(pages - cap) more")) }
+    return .stateSnapshot(StateSnapshot(
+      store: "AppFeature#1", cause: lastAction, state: ["pages": .array(elements), "theme": "light"], truncated: pages > cap))
+  }
   while seq < events {
     batch.removeAll(keepingCapacity: true)
     while seq < events && batch.count < 2_000 {
       seq += 1
-      batch.append(Event(seq: seq, time: Double(seq) * 0.01, payload: generator.next()))
+      let payload = generator.next()
+      if snapshotEvery > 0 {
+        if seq == 1 || (actions >= snapshotEvery && payload.kind == ActionReceived.kind) {
+          batch.append(Event(seq: seq, time: Double(seq) * 0.01, payload: snapshot()))
+          actions = 0
+          seq += 1
+          if seq > events { break }
+        }
+        if case .actionReceived = payload {
+          actions += 1
+          lastAction = seq
+        }
+        if case .stateChanged(let e) = payload, e.store == "AppFeature#1" { pages += 1 }
+      }
+      batch.append(Event(seq: seq, time: Double(seq) * 0.01, payload: payload))
     }
     try writer.append(batch)
   }

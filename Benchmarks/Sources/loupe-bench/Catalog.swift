@@ -3,7 +3,7 @@ import Foundation
 /// Every benchmark, in the order of the table.
 enum Catalog {
   static let all: [Benchmark] = DiffBenchmarks.all + EncodingBenchmarks.all + SendBenchmarks.all + RowsSendBenchmarks.all
-    + SnapshotBenchmarks.all
+    + SnapshotBenchmarks.all + EmitBenchmarks.all
     + ProcessBenchmarks.all + DAPBenchmarks.all + MCPBenchmarks.all
 
   /// The main package's root: `LOUPE_REPO` if set, else the parent of the Benchmarks package

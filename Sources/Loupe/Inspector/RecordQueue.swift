@@ -2,6 +2,10 @@
 /// queue: by a count of events and by their bytes (``Event/approximateBytes``), so that a
 /// disk that does not keep up costs a bounded amount of memory however large the events are.
 ///
+/// The batch the writer has taken counts against both bounds until it is written
+/// (``recycle(_:)``): those events are still in memory, so a queue that refilled while a batch
+/// was written would hold up to twice its budget.
+///
 /// An event that does not fit is dropped and counted; once there is room again (or when the
 /// writer takes the queue) a `dropped {count}` event takes the place of the lost ones, with
 /// the `seq` and `time` of the last of them. An empty queue takes an event of any size, so a
@@ -13,6 +17,9 @@ struct RecordQueue {
   /// The sizes of `events`, added up.
   private(set) var bytes = 0
   private(set) var lost: LostEvents?
+  /// The events (and their bytes) of the batch taken by the writer and not yet written.
+  private(set) var inFlight = 0
+  private(set) var inFlightBytes = 0
   /// The array of the last batch written, emptied, reused for the next events.
   private var spare: [Event] = []
   /// Batches larger than this (a burst) are not kept for reuse.
@@ -30,7 +37,8 @@ struct RecordQueue {
   /// empty before (the writer may be waiting).
   mutating func offer(_ event: Event, size: Int) -> (queued: Bool, wasEmpty: Bool) {
     let wasEmpty = events.isEmpty
-    if events.count >= capacity || (!events.isEmpty && bytes + size > byteCapacity) {
+    let holding = !events.isEmpty || inFlight > 0
+    if events.count + inFlight >= capacity || (holding && bytes + inFlightBytes + size > byteCapacity) {
       lost = LostEvents(count: (lost?.count ?? 0) + 1, lastSeq: event.seq, lastTime: event.time)
       return (false, wasEmpty)
     }
@@ -50,16 +58,21 @@ struct RecordQueue {
     var batch = events
     events = spare
     spare = []
+    inFlightBytes = bytes
     bytes = 0
     if let lost {
       batch.append(lost.event)
       self.lost = nil
     }
+    inFlight = batch.count
     return batch
   }
 
-  /// Hands back a batch's array once written, so the next events need no new one.
+  /// Hands back a batch's array once written: its events no longer count against the bounds,
+  /// and the next events need no new array.
   mutating func recycle(_ batch: consuming [Event]) {
+    inFlight = 0
+    inFlightBytes = 0
     var batch = batch
     guard batch.capacity <= Self.largestSpare, spare.capacity < batch.capacity else { return }
     batch.removeAll(keepingCapacity: true)

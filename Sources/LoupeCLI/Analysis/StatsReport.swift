@@ -16,8 +16,12 @@ struct StatsReport {
     statistics.derived.sorted { ($1.value.recomputed, $0.key) < ($0.value.recomputed, $1.key) }
   }
   private var identityRows: [(String, TraceStatistics.IdentityRow)] {
-    statistics.identities.sorted { ($1.value.changes, $0.key) < ($0.value.changes, $1.key) }
+    statistics.identities.rows.sorted { ($1.value.changes, $0.key) < ($0.value.changes, $1.key) }
   }
+
+  /// Said under the identity table when its rows are by store shape.
+  static let groupedNote =
+    "Over \(Formatting.count(StoreRows<Int>.defaultLimit)) stores changed identity: rows are by store shape, [id: *] and #* standing for any id and number."
 
   private static func ms(_ value: Double?) -> String {
     value.map { Formatting.duration(milliseconds: $0) } ?? "–"
@@ -95,6 +99,9 @@ struct StatsReport {
         table.add([store, Formatting.count(row.changes), reasons.joined(separator: ", ")])
       }
       text += table.render(style: style)
+      if s.identities.grouped {
+        text += style.dim(Self.groupedNote) + "\n"
+      }
     }
 
     if !s.warnings.isEmpty {
@@ -132,7 +139,7 @@ struct StatsReport {
       "durationMs": Self.milliseconds((s.lastTime ?? 0) - (s.firstTime ?? 0)), "kinds": .object(kinds),
       "storesCreated": .int(s.storesCreated), "storesDestroyed": .int(s.storesDestroyed), "dropped": .int(s.dropped),
     ]
-    return [
+    var result: JSONObject = [
       "trace": trace,
       "actions": .array(actionRows.map { ["action": .string($0.0), "count": .int($0.1.count), "reducer": distribution($0.1.reducer)] }),
       "effects": .array(
@@ -164,5 +171,10 @@ struct StatsReport {
         }),
       "warnings": .object(warnings),
     ]
+    if s.identities.grouped {
+      // Rows are by store shape (`AppFeature#*/pages[id: *]`): more stores than the limit.
+      result.append("identityChangesByShape", true)
+    }
+    return .object(result)
   }
 }

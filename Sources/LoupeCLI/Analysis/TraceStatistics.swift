@@ -1,8 +1,9 @@
 import LoupeCore
 
 /// The numbers `loupe stats` prints, gathered from one pass over the events in bounded memory
-/// (it keeps per-action, per-effect-origin, per-derived-value and per-store rows, and the
-/// effects still running — not the events).
+/// (it keeps per-action, per-effect-origin, per-derived-value and per-store rows — the last at
+/// most ``StoreRows/defaultLimit``, then grouped by the stores' shape — and the effects still
+/// running, not the events).
 ///
 /// Reducer time is measured as ``ReducerTiming`` defines it.
 struct TraceStatistics {
@@ -41,6 +42,11 @@ struct TraceStatistics {
   struct IdentityRow {
     var changes = 0
     var reasons: [String: Int] = [:]
+
+    mutating func add(_ other: IdentityRow) {
+      changes += other.changes
+      reasons.merge(other.reasons, uniquingKeysWith: +)
+    }
   }
 
   var events = 0
@@ -56,7 +62,9 @@ struct TraceStatistics {
   var actions: [String: ActionRow] = [:]
   var effects: [EffectKey: EffectRow] = [:]
   var derived: [String: DerivedRow] = [:]
-  var identities: [String: IdentityRow] = [:]
+  /// Identity changes per store, grouped by the stores' shape past ``StoreRows/defaultLimit``
+  /// stores (so memory is bounded whatever the number of stores).
+  var identities = StoreRows<IdentityRow> { $0.add($1) }
 
   private var recentActions = RecentActions()
   private var reducers = ReducerTiming<String>()
@@ -117,10 +125,10 @@ struct TraceStatistics {
       row.durations.add(Double(e.durationNs) / 1_000_000)
       derived[e.derived] = row
     case .identityChanged(let e):
-      var row = identities[e.store, default: IdentityRow()]
-      row.changes += 1
-      row.reasons[e.reason.rawValue, default: 0] += 1
-      identities[e.store] = row
+      identities.update(e.store, initial: IdentityRow()) { row in
+        row.changes += 1
+        row.reasons[e.reason.rawValue, default: 0] += 1
+      }
     case .dropped(let e):
       dropped += e.count
     case .warning(let e):

@@ -18,9 +18,9 @@ struct ReplayCommand: Command {
       'loupe attach --stdio -- PROGRAM', and it opens the recording like a live session. \
       initialize names the recorded program; loupe/subscribe streams the recorded events that \
       pass its filter (as history with history: true, as live events without); loupe/stores \
-      lists the stores alive at the end; loupe/state answers with the values the recorded \
-      changes wrote (a trace holds changes, not whole states); loupe/mark adds marks after \
-      the recording. Requests are answered in the order they come. Ends when the editor sends \
+      lists the stores alive at the end; loupe/state answers with a store's state right \
+      after any event ('at', default the last), rebuilt from the trace's snapshots and \
+      changes like 'loupe state'; loupe/mark adds marks after the recording. Requests are answered in the order they come. Ends when the editor sends \
       exit or closes its end, once every request received is answered and the subscription's \
       events are written.
       """,

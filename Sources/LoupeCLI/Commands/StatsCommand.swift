@@ -10,7 +10,8 @@ struct StatsCommand: Command {
       the first event it caused: its state.changed, an effect it started or a derived value \
       it recomputed). Per origin of effects: started, completed, failed, cancelled and still \
       running at the end, with p50/p95 durations. Per derived value: recomputations and how \
-      many left the output unchanged. Per store: identity changes.
+      many left the output unchanged. Per store: identity changes (past 1,000 stores, one \
+      row per store shape: AppFeature#*/pages[id: *]).
       """,
     usage: "FILE [--json]",
     arguments: [TraceInput.fileArgument],

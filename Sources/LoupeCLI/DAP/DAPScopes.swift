@@ -38,13 +38,17 @@ enum DAPScopes {
     let path = change.path.isEmpty ? "(whole state)" : change.path
     let text: String
     switch change.op {
-    case .replace: text = "\(preview(change.old)) → \(preview(change.new))"
-    case .insert: text = "inserted \(preview(change.new))"
-    case .remove: text = "removed \(preview(change.old))"
+    case .replace: text = "\(preview(change.old, shape: change.oldShape)) → \(preview(change.new, shape: change.newShape))"
+    case .insert: text = "inserted \(preview(change.new, shape: change.newShape))"
+    case .remove: text = "removed \(preview(change.old, shape: change.oldShape))"
     }
     var children: [DAPVariable] = []
-    if let old = change.old { children.append(variable(named: "old", old, store: nil, path: nil, references: &references)) }
-    if let new = change.new { children.append(variable(named: "new", new, store: nil, path: nil, references: &references)) }
+    if let old = change.old {
+      children.append(variable(named: "old", old, shape: change.oldShape, store: nil, path: nil, references: &references))
+    }
+    if let new = change.new {
+      children.append(variable(named: "new", new, shape: change.newShape, store: nil, path: nil, references: &references))
+    }
     children.append(DAPVariable(name: "store", value: item.store))
     let reference = references.add(.list(children))
     return DAPVariable(name: path, value: text, type: change.op.rawValue, variablesReference: reference, namedVariables: children.count)
@@ -67,9 +71,9 @@ enum DAPScopes {
 
   /// A row for `value`; containers get a reference whose children load when expanded.
   static func variable(
-    named name: String, _ value: JSON, store: String?, path: StatePath?, references: inout DAPReferences
+    named name: String, _ value: JSON, shape: ValueShape? = nil, store: String?, path: StatePath?, references: inout DAPReferences
   ) -> DAPVariable {
-    var row = DAPVariable(name: name, value: preview(value), type: value.typeName)
+    var row = DAPVariable(name: name, value: preview(value, shape: shape), type: value.typeName)
     if let path, !path.components.isEmpty { row.evaluateName = path.description }
     switch value {
     case .object(let object) where !object.isEmpty:
@@ -84,9 +88,14 @@ enum DAPScopes {
     return row
   }
 
-  /// A one-line preview: scalars as JSON, containers by their size and first members.
-  static func preview(_ value: JSON?, limit: Int = 120) -> String {
+  /// A one-line preview: scalars as JSON, containers by their size and first members; an
+  /// enum case or a tuple, when the value's shape says it is one, as Swift
+  /// (`.loading(progress: 0.5)`).
+  static func preview(_ value: JSON?, shape: ValueShape? = nil, limit: Int = 120) -> String {
     guard let value else { return "—" }
+    if let shape, shape.enums.contains("") || shape.tuples.contains("") {
+      return ValueText.compact(value, shape: shape, maxLength: limit)
+    }
     switch value {
     case .array(let array):
       return "[\(array.count) element\(array.count == 1 ? "" : "s")]"

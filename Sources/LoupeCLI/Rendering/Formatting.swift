@@ -5,10 +5,14 @@ enum Formatting {
   /// A session time in milliseconds with three decimals: `1234.500ms`.
   static func time(_ milliseconds: Double) -> String {
     let micros = Int((milliseconds * 1000).rounded())
-    let sign = micros < 0 ? "-" : ""
     let whole = abs(micros) / 1000
     let fraction = abs(micros) % 1000
-    return "\(sign)\(whole).\(pad(fraction, 3))ms"
+    var text = micros < 0 ? "-" : ""
+    text += String(whole)
+    text += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
+    text += String(fraction)
+    text += "ms"
+    return text
   }
 
   /// A duration given in milliseconds, in the unit that reads best: `85ns`, `12.3µs`,
@@ -61,11 +65,20 @@ enum Formatting {
   }
 
   static func leftPad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    let count = characterCount(text)
+    return count >= width ? text : String(repeating: " ", count: width - count) + text
   }
 
   static func rightPad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    let count = characterCount(text)
+    return count >= width ? text : text + String(repeating: " ", count: width - count)
+  }
+
+  /// `text.count`, without walking grapheme clusters when the text is ASCII (nearly always).
+  static func characterCount(_ text: String) -> Int {
+    let utf8 = text.utf8
+    if utf8.count <= 64, !utf8.contains(where: { $0 >= 0x80 || $0 == 0x0D }) { return utf8.count }
+    return text.count
   }
 
   /// `1 effect`, `3 effects`.

@@ -63,12 +63,27 @@ struct TimelineRenderer {
     let time = Formatting.leftPad(Formatting.time(event.time), 12)
     let seq = Formatting.leftPad("#\(event.seq)", 7)
     let kind = Formatting.rightPad(event.kind, Self.kindWidth)
-    var line = style.dim(time + " " + seq) + "  " + color(for: event, kind)
-    if let store = event.store { line += "  " + style.bold(store) }
     let (details, extra) = self.details(event)
-    if !details.isEmpty { line += "  " + details }
-    var text = line + "\n"
-    for extraLine in extra { text += Self.detailIndent + extraLine + "\n" }
+    // One string grown in place: this runs for every event of a trace.
+    var text = ""
+    text.reserveCapacity(128 + details.utf8.count + extra.count * 48)
+    text += style.dim(time + " " + seq)
+    text += "  "
+    text += color(for: event, kind)
+    if let store = event.store {
+      text += "  "
+      text += style.bold(store)
+    }
+    if !details.isEmpty {
+      text += "  "
+      text += details
+    }
+    text += "\n"
+    for extraLine in extra {
+      text += Self.detailIndent
+      text += extraLine
+      text += "\n"
+    }
     return text
   }
 
@@ -93,7 +108,7 @@ struct TimelineRenderer {
   /// What to print after an action's label: nothing for a case without payload (rendered as
   /// its case name), `(payload)` for `{"case": payload}`, else the value.
   static func payload(of action: ActionReceived) -> String? {
-    ActionText.payload(label: action.action, value: action.value)
+    ActionText.payload(label: action.action, value: action.value, shape: action.shape)
   }
 
   /// `  PageFeature.swift:42`, dim, after an event that says where in the code it came from

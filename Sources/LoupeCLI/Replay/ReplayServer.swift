@@ -13,12 +13,15 @@ import Synchronization
 ///   (their number is the result); without it they are sent as live events, so an editor sees
 ///   the recording either way.
 /// - `loupe/stores` lists the stores alive at the end of the trace.
-/// - `loupe/state` answers with the values the trace's changes wrote (see
-///   ``StateReconstruction``); a value no change wrote is `-32602` saying so.
+/// - `loupe/state` answers for any `seq` of the trace (`at`; default its last event) with the
+///   state rebuilt from the trace's snapshots and changes (``TraceStateIndex``, CONTRACT §10),
+///   `approximate` when it is; what the trace cannot tell is `-32602` saying what is missing
+///   (``StateQuery``).
 /// - `loupe/mark` adds a mark after the recording, numbered after its last event.
 ///
 /// Requests are answered one after another, in the order they came, off the reader thread
-/// (a `loupe/state` is a pass over the file). `shutdown` (answered by the session after every
+/// (the first `loupe/state` indexes the trace's states in one pass; later ones read back only
+/// a snapshot and the changes after it). `shutdown` (answered by the session after every
 /// request before it) ends nothing a subscription was promised: every event of the recording that
 /// passes its filter is still sent (the connection drains this source before it closes).
 final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
@@ -30,13 +33,17 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
   private struct State {
     var stream: Stream?
     var marks: [Event] = []
-    var nextSeq: Int
+    /// The `seq` of the next mark; `nil` until the first (it needs the trace's last `seq`).
+    var nextSeq: Int?
     var subscribed = false
     /// Requests queued or being answered, by id, with a token telling one from a later
     /// request with the same id; a cancelled one is removed, so it is skipped.
     var pending: [RequestID: Int] = [:]
     var nextToken = 0
   }
+
+  /// Where the trace's states are, indexed by the first `loupe/state`; used on `work` only.
+  private let states = Mutex<TraceStateIndex?>(nil)
 
   // `TraceReader` is not Sendable; it is only used under this lock.
   private let state: Mutex<State>
@@ -53,7 +60,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     self.catalog = catalog
     self.stderr = stderr
     self.wake = wake
-    state = Mutex(State(nextSeq: catalog.lastSeq + 1))
+    state = Mutex(State())
   }
 
   // MARK: ServerHandler
@@ -103,27 +110,13 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
         reply(StoresRequest.self, catalog.stores)
       case StateRequest.method:
         let query = try request.decode(StateRequest.self)
-        let statePath = try query.statePath() ?? .root
-        do throws(CommandFailure) {
-          switch try StateReconstruction.value(of: query.store, at: statePath, in: path) {
-          case .success(let value):
-            reply(StateRequest.self, .init(store: query.store, seq: catalog.lastSeq, state: value))
-          case .failure(.noValue):
-            reply.failure(.invalidParams("Store '\(query.store)' has no value at path '\(statePath)' at the end of the trace"))
-          case .failure(.notRecorded):
-            let what = statePath.isRoot ? "the state of '\(query.store)'" : "'\(statePath)' of '\(query.store)'"
-            reply.failure(
-              .invalidParams(
-                "The trace does not hold \(what): traces record changes, not whole states (ask for a path that an action changed)"))
-          }
-        } catch {
-          reply.failure(.internalError(error.message))
-        }
+        reply(StateRequest.self, try state(query))
       case MarkRequest.method:
         let mark = try request.decode(MarkRequest.self)
+        let first = state.withLock { $0.nextSeq } == nil ? catalog.lastSeq + 1 : 0  // the catalog's pass, outside the lock
         let seq = state.withLock { state in
-          let seq = state.nextSeq
-          state.nextSeq += 1
+          let seq = state.nextSeq ?? first
+          state.nextSeq = seq + 1
           if state.subscribed { state.marks.append(Event(seq: seq, time: catalog.lastTime, payload: .mark(Mark(label: mark.label)))) }
           return seq
         }
@@ -137,10 +130,39 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     }
   }
 
+  /// `loupe/state` for any `seq` of the trace.
+  private func state(_ request: StateRequest) throws(ResponseError) -> StateRequest.Result {
+    let path = try request.statePath() ?? .root
+    let answer: Result<StateRequest.Result, ResponseError> = states.withLock { states in
+      do throws(ResponseError) {
+        if states == nil {
+          do throws(TraceError) {
+            states = try TraceStateIndex(tracePath: self.path)
+          } catch {
+            throw .internalError(error.description)
+          }
+        }
+        let query = StateQuery(states: states!)
+        do throws(StateQuery.Failure) {
+          let seq = try query.seq(request.at)
+          _ = try query.stores(matching: Glob(escaping: request.store), atSeq: seq)
+          let state = try query.state(of: request.store, atSeq: seq, path: path)
+          return .success(.init(store: request.store, seq: seq, state: state.value, approximate: state.approximate))
+        } catch {
+          throw .invalidParams(error.message)
+        }
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try answer.get()
+  }
+
   private func subscribe(_ request: SubscribeRequest, reply: Reply) throws(ResponseError) {
     let count: Int
     do throws(CommandFailure) {
-      count = request.history ? try Self.count(path, filter: request.filter) : 0
+      // Every event passes an empty filter: the catalog has counted them (the same reader).
+      count = !request.history ? 0 : request.filter.isEmpty ? catalog.events : try Self.count(path, filter: request.filter)
     } catch {
       throw .internalError(error.message)
     }

@@ -1,47 +1,83 @@
 import LoupeCore
+import Synchronization
 
-/// What `replay` learns from one pass over a trace before serving it: the stores alive at
-/// its end (for `loupe/stores`) and its last `seq` (marks added during a replay follow it).
-struct TraceCatalog {
-  var header: TraceHeader
-  var events = 0
-  var lastSeq = 0
-  /// The `time` of the last event (marks added during a replay come at it).
-  var lastTime = 0.0
-  /// Stores alive at the end of the trace, in order of creation (parents before children).
-  var stores: [StoreInfo] = []
+/// What `replay` learns from one pass over a trace: the stores alive at its end (for
+/// `loupe/stores`) and its last `seq` (marks added during a replay follow it).
+///
+/// Opening reads only the header (so a file that is not a trace is refused at once); the pass
+/// over the events is made the first time one of its answers is asked for, on the thread that
+/// asks. A client that only subscribes — the common case, and the one that must stream at the
+/// speed of the disk — never waits for it, and the file is read once instead of twice.
+final class TraceCatalog: Sendable {
+  struct Contents: Sendable {
+    var events = 0
+    var lastSeq = 0
+    /// The `time` of the last event (marks added during a replay come at it).
+    var lastTime = 0.0
+    /// Stores alive at the end of the trace, in order of creation (parents before children).
+    var stores: [StoreInfo] = []
+  }
+
+  let path: String
+  let header: TraceHeader
+  private let contents = Mutex<Contents?>(nil)
 
   init(path: String) throws(CommandFailure) {
-    let reader = try TraceInput.open(path)
-    header = reader.header
+    self.path = path
+    header = try TraceInput.open(path).header
+  }
+
+  var events: Int { read().events }
+  var lastSeq: Int { read().lastSeq }
+  var lastTime: Double { read().lastTime }
+  var stores: [StoreInfo] { read().stores }
+
+  private func read() -> Contents {
+    contents.withLock { contents in
+      if let contents { return contents }
+      let read = Self.pass(path)
+      contents = read
+      return read
+    }
+  }
+
+  private static func pass(_ path: String) -> Contents {
+    var contents = Contents()
     var live: [String: (order: Int, info: StoreInfo)] = [:]
     var order = 0
     var last: [UInt8] = []
-    while let item = try TraceInput.next(reader, decode: false) {
-      events += 1
-      last.removeAll(keepingCapacity: true)
-      last.append(contentsOf: item.bytes)
-      switch item.kind {
-      case StoreCreated.kind, StoreDestroyed.kind, IdentityChanged.kind:
-        guard let event = try? Event(jsonText: item.bytes) else { continue }
-        switch event.payload {
-        case .storeCreated(let e):
-          order += 1
-          live[e.store] = (order, StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity))
-        case .storeDestroyed(let e):
-          live[e.store] = nil
-        case .identityChanged(let e):
-          live[e.store]?.info.identity = e.identity
+    do throws(CommandFailure) {
+      let reader = try TraceInput.open(path)
+      while let item = try TraceInput.next(reader, decode: false) {
+        contents.events += 1
+        last.removeAll(keepingCapacity: true)
+        last.append(contentsOf: item.bytes)
+        switch item.kind {
+        case StoreCreated.kind, StoreDestroyed.kind, IdentityChanged.kind:
+          guard let event = try? Event(jsonText: item.bytes) else { continue }
+          switch event.payload {
+          case .storeCreated(let e):
+            order += 1
+            live[e.store] = (order, StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity))
+          case .storeDestroyed(let e):
+            live[e.store] = nil
+          case .identityChanged(let e):
+            live[e.store]?.info.identity = e.identity
+          default:
+            break
+          }
         default:
-          break
+          continue
         }
-      default:
-        continue
       }
+    } catch {
+      // The file changed or could not be read after it opened: answer with what was read
+      // (the subscription's own pass reports the error to the user).
     }
-    stores = live.values.sorted { $0.order < $1.order }.map(\.info)
+    contents.stores = live.values.sorted { $0.order < $1.order }.map(\.info)
     let lastEvent = try? Event(jsonText: last)
-    lastSeq = lastEvent?.seq ?? 0
-    lastTime = lastEvent?.time ?? 0
+    contents.lastSeq = lastEvent?.seq ?? 0
+    contents.lastTime = lastEvent?.time ?? 0
+    return contents
   }
 }

@@ -13,39 +13,49 @@
 /// Ids are unique: appending an element whose id is already present replaces nothing and
 /// returns `false` from ``append(_:)``; use `self[id:] = element` to replace.
 ///
-/// **Storage.** The elements sit in chunks of up to ``chunkCapacity``, each a reference of
-/// its own, next to the ids in order and each id's position. Changing an element in place
-/// (`todos[id: 3]?.isDone = true`) copies only its chunk and the list of chunk references
-/// when a copy of the array is alive — as it is while Loupe keeps the state before an
-/// action to diff it — never the other elements, and leaves the ids untouched. The diff
-/// uses that: chunks that are the same reference hold the same elements, so it looks only
-/// at the chunks an action wrote (see `Differ.diffIdentifiedArrays`). Inserting, removing
-/// or reordering costs O(n), as in an array.
+/// **Storage.** The elements sit in chunks of about 64, gathered in pages, each a reference
+/// shared between copies of the array until one of them writes to it (see
+/// `IdentifiedArrayStorage`); next to them, the ids in order and each id's position. Changing
+/// an element in place (`todos[id: 3]?.isDone = true`) while a copy of the array is alive — as
+/// it is while Loupe keeps the state before an action to diff it — copies only its chunk and
+/// its page, and leaves the ids untouched; inserting or removing one element changes one
+/// chunk and shifts no other element (the ids and positions after it are renumbered, O(n)
+/// as in an array). The diff uses that: chunks that are the same reference hold the same
+/// elements, so it looks only at the chunks an action wrote (see
+/// `Differ.diffIdentifiedArrays`).
 public struct IdentifiedArray<ID: Hashable, Element> {
   /// The ids in order.
   @usableFromInline var _ids: [ID]
   /// Each id's position in `_ids`.
   @usableFromInline var _positions: [ID: Int]
-  /// The elements in order, `chunkCapacity` per chunk (the last may hold fewer).
-  @usableFromInline var _chunks: [IdentifiedArrayChunk<Element>]
+  /// The elements in order.
+  var _storage: IdentifiedArrayStorage<Element>
   // Pure by contract (an id accessor), which is what makes the @unchecked Sendable below sound.
   @usableFromInline let _id: (Element) -> ID
 
-  /// Elements per chunk: an element change copies at most this many elements.
-  public static var chunkCapacity: Int { identifiedArrayChunkCapacity }
+  /// Elements per chunk when appended: an element change copies about this many elements.
+  public static var chunkCapacity: Int { IdentifiedArrayStorage<Element>.chunkFill }
 
   /// An empty array identifying elements with `id`.
   public init(id: @escaping (Element) -> ID) {
     _ids = []
     _positions = [:]
-    _chunks = []
+    _storage = IdentifiedArrayStorage()
     _id = id
   }
 
   /// Builds an array from `elements`; a later element with an id already seen is dropped.
   public init(_ elements: some Sequence<Element>, id: @escaping (Element) -> ID) {
     self.init(id: id)
-    for element in elements { append(element) }
+    var kept: [Element] = []
+    for element in elements {
+      let id = id(element)
+      guard _positions[id] == nil else { continue }
+      _positions[id] = _ids.count
+      _ids.append(id)
+      kept.append(element)
+    }
+    _storage = IdentifiedArrayStorage(kept)
   }
 
   /// The ids, in order.
@@ -83,14 +93,9 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     let id = _id(element)
     guard _positions[id] == nil else { return false }
     precondition(index >= 0 && index <= _ids.count, "IdentifiedArray: index out of range")
-    if index == _ids.count {
-      appendNew(element, id: id)
-      return true
-    }
-    var all = elements
-    all.insert(element, at: index)
+    _storage.insert(element, at: index)
     _ids.insert(id, at: index)
-    rebuild(all, renumberFrom: index)
+    renumber(from: index)
     return true
   }
 
@@ -103,22 +108,11 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   @discardableResult
   public mutating func remove(at index: Int) -> Element {
-    let removed = element(at: index)
+    precondition(index >= 0 && index < _ids.count, "IdentifiedArray: index out of range")
+    let removed = _storage.remove(at: index)
     let id = _ids.remove(at: index)
     _positions[id] = nil
-    if index == _ids.count {
-      // The last element: only the last chunk changes.
-      let chunk = _chunks.count - 1
-      if _chunks[chunk].elements.count == 1 {
-        _chunks.removeLast()
-      } else {
-        uniqueChunk(chunk).elements.removeLast()
-      }
-    } else {
-      var all = elements
-      all.remove(at: index)
-      rebuild(all, renumberFrom: index)
-    }
+    renumber(from: index)
     return removed
   }
 
@@ -130,7 +124,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     for (position, element) in elements.enumerated() where !removing.contains(position) { kept.append(element) }
     for position in removing { _positions[_ids[position]] = nil }
     _ids = _ids.enumerated().filter { !removing.contains($0.offset) }.map(\.element)
-    rebuild(kept, renumberFrom: 0)
+    rebuild(kept, renumberFrom: removing.min()!)
   }
 
   public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
@@ -149,7 +143,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   public mutating func removeAll() {
     _ids.removeAll()
     _positions.removeAll()
-    _chunks.removeAll()
+    _storage = IdentifiedArrayStorage()
   }
 
   /// The position of the element with `id`. O(1).
@@ -173,77 +167,30 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   }
 
   /// The elements as a plain array.
-  public var elements: [Element] {
-    var result: [Element] = []
-    result.reserveCapacity(_ids.count)
-    for chunk in _chunks { result.append(contentsOf: chunk.elements) }
-    return result
-  }
+  public var elements: [Element] { _storage.elements }
 
   // MARK: Storage
 
-  /// The indices of the chunks that are not the same reference in `other` (an array with
-  /// as many chunks): compared as plain references, with no generic metadata to look up
-  /// per chunk.
-  func differingChunks(from other: Self) -> [Int] {
-    let a = unsafeBitCast(_chunks, to: [AnyObject].self)
-    let b = unsafeBitCast(other._chunks, to: [AnyObject].self)
-    var result: [Int] = []
-    a.withUnsafeBufferPointer { pa in
-      b.withUnsafeBufferPointer { pb in
-        for index in 0..<Swift.min(pa.count, pb.count) where pa[index] !== pb[index] { result.append(index) }
-      }
-    }
-    return result
-  }
+  func element(at position: Int) -> Element { _storage.element(at: position) }
 
-  @inlinable func element(at position: Int) -> Element {
-    _chunks[position / identifiedArrayChunkCapacity].elements[position % identifiedArrayChunkCapacity]
-  }
-
-  mutating func setElement(_ element: Element, at position: Int) {
-    uniqueChunk(position / identifiedArrayChunkCapacity).elements[position % identifiedArrayChunkCapacity] = element
-  }
-
-  /// The chunk at `index`, copied first if another array shares it.
-  private mutating func uniqueChunk(_ index: Int) -> IdentifiedArrayChunk<Element> {
-    if !isKnownUniquelyReferenced(&_chunks[index]) { _chunks[index] = IdentifiedArrayChunk(_chunks[index].elements) }
-    return _chunks[index]
-  }
+  mutating func setElement(_ element: Element, at position: Int) { _storage.set(element, at: position) }
 
   private mutating func appendNew(_ element: Element, id: ID) {
     _positions[id] = _ids.count
     _ids.append(id)
-    if let last = _chunks.indices.last, _chunks[last].elements.count < identifiedArrayChunkCapacity {
-      uniqueChunk(last).elements.append(element)
-    } else {
-      var elements = ContiguousArray<Element>()
-      elements.reserveCapacity(identifiedArrayChunkCapacity)
-      elements.append(element)
-      _chunks.append(IdentifiedArrayChunk(elements))
-    }
+    _storage.append(element)
   }
 
-  /// New chunks for `all` (in the order of `_ids`), and the positions of `_ids[start...]`.
-  private mutating func rebuild(_ all: [Element], renumberFrom start: Int) {
-    _chunks = stride(from: 0, to: all.count, by: identifiedArrayChunkCapacity).map {
-      IdentifiedArrayChunk(ContiguousArray(all[$0..<Swift.min($0 + identifiedArrayChunkCapacity, all.count)]))
-    }
+  /// The positions of `_ids[start...]`.
+  private mutating func renumber(from start: Int) {
     for position in start..<_ids.count { _positions[_ids[position]] = position }
   }
-}
 
-/// Elements per chunk of an ``IdentifiedArray`` (not a static of the generic type: code that
-/// is generic at run time would look up the type's metadata to read it).
-@usableFromInline let identifiedArrayChunkCapacity = 64
-
-/// A run of an ``IdentifiedArray``'s elements, shared between copies of the array until one
-/// of them writes to it.
-// @unchecked: written only through `IdentifiedArray`, which copies a chunk before writing
-// when it is not the chunk's only owner.
-@usableFromInline final class IdentifiedArrayChunk<Element>: @unchecked Sendable {
-  @usableFromInline var elements: ContiguousArray<Element>
-  @usableFromInline init(_ elements: ContiguousArray<Element>) { self.elements = elements }
+  /// New storage for `all` (in the order of `_ids`), and the positions of `_ids[start...]`.
+  private mutating func rebuild(_ all: [Element], renumberFrom start: Int) {
+    _storage = IdentifiedArrayStorage(all)
+    renumber(from: start)
+  }
 }
 
 extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
@@ -264,6 +211,34 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
       setElement(newValue, at: position)
     }
   }
+
+  /// Walks the chunks: no lookup of each position.
+  public func makeIterator() -> Iterator { Iterator(pages: _storage.pages) }
+
+  public struct Iterator: IteratorProtocol {
+    let pages: [IdentifiedArrayPage<Element>]
+    var page = 0
+    var chunk = 0
+    var elements: ContiguousArray<Element> = []
+    var offset = 0
+
+    init(pages: [IdentifiedArrayPage<Element>]) { self.pages = pages }
+
+    public mutating func next() -> Element? {
+      while offset == elements.count {
+        guard page < pages.count else { return nil }
+        elements = pages[page].chunks[chunk].elements
+        offset = 0
+        chunk += 1
+        if chunk == pages[page].chunks.count {
+          page += 1
+          chunk = 0
+        }
+      }
+      defer { offset += 1 }
+      return elements[offset]
+    }
+  }
 }
 
 extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, ID == Element.ID {
@@ -271,11 +246,16 @@ extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable
 }
 
 extension IdentifiedArray: Equatable where Element: Equatable {
+  /// Equal ids in the same order and equal elements; chunks both arrays share are not looked
+  /// into.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs._ids == rhs._ids else { return false }
-    for index in lhs.differingChunks(from: rhs) where lhs._chunks[index].elements != rhs._chunks[index].elements {
-      return false
-    }
+    if lhs._storage.isIdentical(to: rhs._storage) { return true }
+    let ranges = lhs._storage.differingRanges(from: rhs._storage) ?? {
+      let (prefix, suffix) = lhs._storage.sharedEnds(with: rhs._storage)
+      return [prefix..<(lhs.count - suffix)]
+    }()
+    for range in ranges where lhs._storage.elements(in: range) != rhs._storage.elements(in: range) { return false }
     return true
   }
 }
@@ -283,7 +263,7 @@ extension IdentifiedArray: Equatable where Element: Equatable {
 extension IdentifiedArray: Hashable where Element: Hashable {
   public func hash(into hasher: inout Hasher) {
     hasher.combine(_ids.count)
-    for chunk in _chunks { for element in chunk.elements { hasher.combine(element) } }
+    for element in self { hasher.combine(element) }
   }
 }
 

@@ -74,27 +74,27 @@ extension Differ {
     return withinLimit ? positions : nil
   }
 
-  /// Loupe's identified arrays. With the ids in the same order (the same storage when an
-  /// action only changed elements in place), only the chunks that are not the very chunk of
-  /// the old array can hold a changed element, so only their elements are looked at: the
-  /// cost follows what the action wrote, not the array's length. Otherwise by id, as
-  /// ``diffIdentified(oldIDs:newIDs:old:new:)``.
+  /// Loupe's identified arrays, compared by the chunks and pages of their storage: those that
+  /// are the very same reference in both hold the same elements and are not looked into, so
+  /// the cost follows what the action wrote, not the array's length. With the ids in the same
+  /// order, only the chunks that differ are walked; otherwise (inserts, removals, moves) the
+  /// elements both hold in the same chunks at the start and at the end are left out and the
+  /// rest is diffed by id (``diffIdentified(oldIDs:newIDs:count:old:new:)``).
   mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
     let sameOrder = Reflection.identicalBits(old._ids, new._ids)
-    if sameOrder, Reflection.identicalBits(old._chunks, new._chunks) { return }
+    if sameOrder, old._storage.isIdentical(to: new._storage) { return }
     guard let sample = old.first ?? new.first else { return }
     guard showsID(sample, id: old._ids.first ?? new._ids[0]) else {
       diffPositional(old.elements, new.elements)
       return
     }
-    if sameOrder || old._ids == new._ids {
+    if sameOrder || old._ids == new._ids, let ranges = old._storage.differingRanges(from: new._storage) {
       let same = Reflection.sameness(E.self)
-      let capacity = identifiedArrayChunkCapacity
-      for chunk in old.differingChunks(from: new) {
-        let a = old._chunks[chunk].elements
-        let b = new._chunks[chunk].elements
+      for range in ranges {
+        let a = old._storage.elements(in: range)
+        let b = new._storage.elements(in: range)
         for offset in a.indices where !same(a[offset], b[offset]) {
-          let position = chunk * capacity + offset
+          let position = range.lowerBound + offset
           push(.id(Renderer.renderKey(old._ids[position], options: options)))
           diff(a[offset], b[offset], at: position)
           pop()
@@ -102,7 +102,12 @@ extension Differ {
       }
       return
     }
-    diffIdentified(oldIDs: old._ids, newIDs: new._ids, old: { old.element(at: $0) }, new: { new.element(at: $0) })
+    let (prefix, suffix) = old._storage.sharedEnds(with: new._storage)
+    let oldMiddle = old._storage.elements(in: prefix..<(old.count - suffix))
+    let newMiddle = new._storage.elements(in: prefix..<(new.count - suffix))
+    diffIdentified(
+      oldIDs: old._ids[prefix..<(old.count - suffix)], newIDs: new._ids[prefix..<(new.count - suffix)],
+      count: max(old.count, new.count), old: { oldMiddle[$0 - prefix] }, new: { newMiddle[$0 - prefix] })
   }
 
   /// The entries whose values differ between two dictionaries with the same keys, found by
@@ -128,6 +133,12 @@ extension Differ {
   private func showsID(_ element: Any, id: Any) -> Bool {
     let info = TypeInfo.of(type(of: element))
     guard info.kind == .struct || info.kind == .class, !info.isBuiltin, !info.isRedacted, !info.isCustom else { return false }
+    // A struct's `id` field is loaded alone from its memory, with no other field boxed.
+    if info.kind == .struct, let field = info.fields?.first(where: { $0.label == "id" }),
+      let value = TypeInfo.withAddress(of: element, { $0.map { TypeInfo.load(field.type, at: $0 + field.offset) } })
+    {
+      return Renderer.renderKey(value, options: options) == Renderer.renderKey(id, options: options)
+    }
     let fields: [(label: String, value: Any)]
     if info.fields != nil {
       fields = info.fieldValues(of: element)
@@ -154,6 +165,16 @@ extension Differ {
   /// Elements that "stayed" are the longest run of common elements that kept their relative
   /// order; the rest count as moved (a `remove` and an `insert`).
   mutating func diffIdentified<ID: Hashable, E>(oldIDs: [ID], newIDs: [ID], old: (Int) -> E, new: (Int) -> E) {
+    diffIdentified(oldIDs: oldIDs[...], newIDs: newIDs[...], count: max(oldIDs.count, newIDs.count), old: old, new: new)
+  }
+
+  /// ``diffIdentified(oldIDs:newIDs:old:new:)`` of a run of two collections of up to `count`
+  /// elements whose elements before and after the run are the same in both (same ids, same
+  /// values, same positions counted from each end): positions are the slices' indices, so
+  /// those of the whole collections.
+  mutating func diffIdentified<ID: Hashable, E>(
+    oldIDs: ArraySlice<ID>, newIDs: ArraySlice<ID>, count: Int, old: (Int) -> E, new: (Int) -> E
+  ) {
     let same = Reflection.sameness(E.self)
     if oldIDs == newIDs {
       for position in oldIDs.indices {
@@ -168,22 +189,23 @@ extension Differ {
     }
     // An insert or a removal in a collection longer than the cap moves elements across the
     // cut: the capped rendering cannot follow it exactly.
-    let shifts = max(oldIDs.count, newIDs.count) > options.maxCollectionCount
+    let shifts = count > options.maxCollectionCount
+    let base = oldIDs.startIndex
     var oldPositions: [ID: Int] = [:]
     oldPositions.reserveCapacity(oldIDs.count)
-    for (position, id) in oldIDs.enumerated() { oldPositions[id] = position }
+    for (position, id) in zip(oldIDs.indices, oldIDs) { oldPositions[id] = position }
     var commonOld: [Int] = []
     for id in newIDs { if let position = oldPositions[id] { commonOld.append(position) } }
     var stays = [Bool](repeating: false, count: oldIDs.count)
-    for index in Self.longestIncreasingSubsequence(commonOld) { stays[commonOld[index]] = true }
+    for index in Self.longestIncreasingSubsequence(commonOld) { stays[commonOld[index] - base] = true }
 
-    for (position, id) in oldIDs.enumerated() where !stays[position] {
+    for (position, id) in zip(oldIDs.indices, oldIDs) where !stays[position - base] {
       push(.id(Renderer.renderKey(id, options: options)))
       record(.remove, old: renderOld(old(position)), truncated: shifts)
       pop()
     }
-    for (position, id) in newIDs.enumerated() {
-      if let oldPosition = oldPositions[id], stays[oldPosition] {
+    for (position, id) in zip(newIDs.indices, newIDs) {
+      if let oldPosition = oldPositions[id], stays[oldPosition - base] {
         let a = old(oldPosition)
         let b = new(position)
         if same(a, b) { continue }

@@ -30,6 +30,11 @@ struct Differ {
   /// A probe only asks whether anything differs, with no caps and no redaction: it stops at
   /// the first change (see ``rawEqual(_:_:)``).
   var isProbe = false
+  /// Whether changes carry the shapes of their `old` and `new` (``ValueShape``): each
+  /// rendering made here collects one, and ``record(_:old:new:index:truncated:)`` attaches it.
+  var collectsShapes = false
+  /// The shapes of the last renderings of each side, until a change takes them.
+  var pendingShapes: (old: ValueShape?, new: ValueShape?) = (nil, nil)
 
   init(options: RenderOptions, at base: StatePath = .root, keepsPaths: Bool = false) {
     self.options = options
@@ -45,16 +50,20 @@ struct Differ {
   /// Renders an old value at the current path; its nodes count against the budget.
   mutating func renderOld(_ value: Any) -> JSON {
     var renderer = Renderer(options: options, at: path.path, ancestors: oldAncestors)
+    if collectsShapes { renderer.shapes = ShapeCollector(origin: path.count) }
     let json = renderer.render(value)
     spend(renderer.nodes)
+    if collectsShapes { pendingShapes.old = renderer.shapes?.shape.nonEmpty }
     return json
   }
 
   /// Renders a new value at the current path; its nodes count against the budget.
   mutating func renderNew(_ value: Any) -> JSON {
     var renderer = Renderer(options: options, at: path.path, ancestors: newAncestors)
+    if collectsShapes { renderer.shapes = ShapeCollector(origin: path.count) }
     let json = renderer.render(value)
     spend(renderer.nodes)
+    if collectsShapes { pendingShapes.new = renderer.shapes?.shape.nonEmpty }
     return json
   }
 
@@ -69,8 +78,32 @@ struct Differ {
       changes.append(Change(path: "", op: op))
       return
     }
-    changes.append(Change(path: path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0))
+    var change = Change(path: path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0)
+    if collectsShapes {
+      // The renderings just made here are this change's `old` and `new` (a value made
+      // without a renderer — a scalar, `null`, a marker — has no enum or tuple in it).
+      if old != nil && old != .null { change.oldShape = pendingShapes.old }
+      if new != nil && new != .null { change.newShape = pendingShapes.new }
+      pendingShapes = (nil, nil)
+    }
+    changes.append(change)
     paths?.append(path.path)
+  }
+
+  /// Gives the changes from `first` on — made by ``JSONDiff`` from the last two renderings —
+  /// the parts of those renderings' shapes below their paths.
+  mutating func shapeRenderingDiff(from first: Int) {
+    guard collectsShapes else { return }
+    defer { pendingShapes = (nil, nil) }
+    guard pendingShapes.old != nil || pendingShapes.new != nil else { return }
+    let base = path.count
+    for index in first..<changes.count {
+      guard let full = paths?[index].components ?? (try? StatePath(parsing: changes[index].path).components) else { continue }
+      let relative = Array(full.dropFirst(base))
+      // JSONDiff names array elements by their position in the new rendering.
+      if changes[index].old != nil { changes[index].oldShape = pendingShapes.old?.descending(relative, positionsHold: false) }
+      if changes[index].new != nil { changes[index].newShape = pendingShapes.new?.descending(relative, positionsHold: true) }
+    }
   }
 
   /// Records a `replace` here whose renderings do not show the change (a cap hides it):
@@ -102,6 +135,7 @@ struct Differ {
       if isProbe { return record(.replace) }
       let first = changes.count
       JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+      shapeRenderingDiff(from: first)
       if cuts > 0 { for index in first..<changes.count { changes[index].truncated = true } }
     }
   }
@@ -119,6 +153,7 @@ struct Differ {
       if isProbe { return record(.replace) }
       let first = changes.count
       JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+      shapeRenderingDiff(from: first)
       if cuts > 0 { for index in first..<changes.count { changes[index].truncated = true } }
     }
   }
@@ -128,6 +163,7 @@ struct Differ {
   /// ``renderOld(_:)`` and ``renderNew(_:)`` would count them.
   mutating func replaceIfDifferent(rendered a: JSON, _ b: JSON) {
     spend(2)
+    pendingShapes = (nil, nil)
     if !a.isWireIdentical(to: b) { record(.replace, old: a, new: b) }
   }
 
@@ -135,6 +171,7 @@ struct Differ {
   /// (a string's length) made the renderings equal.
   mutating func replaceDifferent(rendered a: JSON, _ b: JSON) {
     spend(2)
+    pendingShapes = (nil, nil)
     record(.replace, old: a, new: b, truncated: a.isWireIdentical(to: b))
   }
 
@@ -149,6 +186,17 @@ struct Differ {
     } else if !isProbe, !(Reflection.wireEqual(old, new) ?? Reflection.equatableEqual(old, new) ?? true) {
       record(.replace, old: a, new: b, truncated: true)
     }
+  }
+
+  /// Records a `replace` of two hidden values if they differ; the session's ledger notes both
+  /// (see ``RedactedTexts``).
+  mutating func recordRedacted(_ old: Any, _ new: Any) {
+    guard !rawEqual(old, new) else { return }
+    if let ledger = options.redactedTexts {
+      ledger.note(old)
+      ledger.note(new)
+    }
+    record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted))
   }
 
   /// Records a `replace` here if the renderings differ.
@@ -188,6 +236,7 @@ struct Differ {
   /// Diffs the two values at the current path.
   mutating func diff(_ old: Any, _ new: Any) {
     spend(1)
+    if collectsShapes { pendingShapes = (nil, nil) }
     if isExhausted { return }
     if path.count >= options.maxDepth {
       // A probe this deep cannot tell: it answers "different", so a change is never lost.
@@ -198,7 +247,7 @@ struct Differ {
       return
     }
     if isRedactedHere {
-      if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
+      recordRedacted(old, new)
       return
     }
     diffContent(old, new, substitutions: 0)
@@ -216,6 +265,7 @@ struct Differ {
     }
     let first = changes.count
     JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+    shapeRenderingDiff(from: first)
     if cuts > 0 || a.contains(string: RenderMarker.maxDepth) || b.contains(string: RenderMarker.maxDepth) {
       for index in first..<changes.count { changes[index].truncated = true }
     }
@@ -240,7 +290,7 @@ struct Differ {
       return
     }
     if info.isRedacted, !isProbe {
-      if !rawEqual(old, new) { record(.replace, old: .string(RenderMarker.redacted), new: .string(RenderMarker.redacted)) }
+      recordRedacted(old, new)
       return
     }
     if info.isCustom, substitutions < 16 {

@@ -45,30 +45,45 @@ public enum StateDiff {
     diff(old, new, at: base, options: options, keepsPaths: false).changes
   }
 
+  /// ``diff(_:_:at:options:)``, each change with the shapes of its `old` and `new`
+  /// (``Change/oldShape``, ``Change/newShape``): where their enum cases and tuples are, so a
+  /// reader prints them as Swift.
+  public static func diffWithShapes<Value>(
+    _ old: Value, _ new: Value, at base: StatePath = .root, options: RenderOptions = .default
+  ) -> [Change] {
+    diff(old, new, at: base, options: options, keepsPaths: false, shapes: true).changes
+  }
+
   /// ``diff(_:_:options:)``, with each change's path also as components (`paths[i]` is the
   /// path of `changes[i]`): the store assigns changes to the stores that own their paths
   /// and summarizes them without parsing the text back.
   package static func diffWithPaths<Value>(
-    _ old: Value, _ new: Value, options: RenderOptions
+    _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false
   ) -> (changes: [Change], paths: [StatePath]) {
-    let (changes, paths) = diff(old, new, at: .root, options: options, keepsPaths: true)
+    let (changes, paths) = diff(old, new, at: .root, options: options, keepsPaths: true, shapes: shapes)
     return (changes, paths ?? [])
   }
 
   private static func diff<Value>(
-    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool
+    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool, shapes: Bool = false
   ) -> (changes: [Change], paths: [StatePath]?) {
     var differ = Differ(options: options, at: base, keepsPaths: keepsPaths)
+    differ.collectsShapes = shapes
     differ.diff(old as Any, new as Any)
     if differ.isExhausted {
       // More values to visit than a rendering may hold (shared instances make a state a DAG
       // that renders — and diffs — every path to them): one replace of the capped renderings.
-      let a = ValueRenderer.render(old, at: base, options: options)
-      let b = ValueRenderer.render(new, at: base, options: options)
+      let (a, oldShape) = ValueRenderer.renderWithShape(old, at: base, options: options)
+      let (b, newShape) = ValueRenderer.renderWithShape(new, at: base, options: options)
       // Equal capped renderings: a change found before the budget ran out is still said.
       if a.isWireIdentical(to: b), differ.changes.isEmpty { return ([], keepsPaths ? [] : nil) }
       let truncated = a.isWireIdentical(to: b)
-      return ([Change(path: base.description, op: .replace, old: a, new: b, truncated: truncated)], keepsPaths ? [base] : nil)
+      var change = Change(path: base.description, op: .replace, old: a, new: b, truncated: truncated)
+      if shapes {
+        change.oldShape = oldShape.nonEmpty
+        change.newShape = newShape.nonEmpty
+      }
+      return ([change], keepsPaths ? [base] : nil)
     }
     return (differ.changes, differ.paths)
   }

@@ -177,13 +177,21 @@ public struct ActionReceived: Sendable, Hashable {
   /// that created the effect that sent it (origin `effect`), or the parent action's source
   /// (origin `parent`). Absent in traces written before source locations (version 1).
   public var source: CodeLocation?
-  public init(store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil, source: CodeLocation? = nil) {
+  /// Where `value`'s enum cases and tuples are, so readers print it as Swift
+  /// (`.rows(.element(id: 1, action: .startTapped))`); `nil` when it has none, and in traces
+  /// written before shapes.
+  public var shape: ValueShape?
+  public init(
+    store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil, source: CodeLocation? = nil,
+    shape: ValueShape? = nil
+  ) {
     self.store = store
     self.action = action
     self.value = value
     self.origin = origin
     self.effect = effect
     self.source = source
+    self.shape = shape
   }
 }
 
@@ -210,13 +218,23 @@ public struct Change: Sendable, Hashable {
   /// string past ``RenderOptions/maxStringLength``. Applied to a capped rendering it may not
   /// fit or may leave it approximate: a state rebuilt through it is marked approximate.
   public var truncated: Bool
-  public init(path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil, truncated: Bool = false) {
+  /// Where `old`'s enum cases and tuples are (see ``ValueShape``); `nil` when it has none,
+  /// and in traces written before shapes.
+  public var oldShape: ValueShape?
+  /// Where `new`'s enum cases and tuples are.
+  public var newShape: ValueShape?
+  public init(
+    path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil, truncated: Bool = false,
+    oldShape: ValueShape? = nil, newShape: ValueShape? = nil
+  ) {
     self.path = path
     self.op = op
     self.old = old
     self.new = new
     self.index = index
     self.truncated = truncated
+    self.oldShape = oldShape
+    self.newShape = newShape
   }
 }
 
@@ -256,11 +274,15 @@ public struct StateSnapshot: Sendable, Hashable {
   /// `true` when a rendering cap (depth, collection size, string length) cut the state short:
   /// a state rebuilt from this snapshot is approximate. Absent (`false`) otherwise.
   public var truncated: Bool
-  public init(store: String, cause: Int?, state: JSON, truncated: Bool = false) {
+  /// Where the state's enum cases and tuples are (see ``ValueShape``); `nil` when it has
+  /// none, and in traces written before shapes.
+  public var shape: ValueShape?
+  public init(store: String, cause: Int?, state: JSON, truncated: Bool = false, shape: ValueShape? = nil) {
     self.store = store
     self.cause = cause
     self.state = state
     self.truncated = truncated
+    self.shape = shape
   }
 }
 

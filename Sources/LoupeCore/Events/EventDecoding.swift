@@ -59,7 +59,8 @@ extension Event.Payload {
       self = .actionReceived(
         ActionReceived(
           store: try f.string("store"), action: try f.string("action"), value: f.object["value"] ?? .null,
-          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect"), source: try f.source()))
+          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect"), source: try f.source(),
+          shape: try f.shape("shape")))
     case StateChanged.kind:
       guard let changes = f.object["changes"]?.arrayValue else {
         throw f.error("changes", expected: "an array")
@@ -74,7 +75,8 @@ extension Event.Payload {
         decoded.append(
           Change(
             path: try cf.string("path"), op: try cf.enumeration("op"), old: object["old"], new: object["new"],
-            index: try cf.optionalInt("index"), truncated: try cf.optionalBool("truncated") ?? false))
+            index: try cf.optionalInt("index"), truncated: try cf.optionalBool("truncated") ?? false,
+            oldShape: try cf.shape("oldShape"), newShape: try cf.shape("newShape")))
       }
       self = .stateChanged(
         StateChanged(store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary")))
@@ -87,7 +89,9 @@ extension Event.Payload {
       default: throw f.error("truncated", expected: "a boolean")
       }
       self = .stateSnapshot(
-        StateSnapshot(store: try f.string("store"), cause: try f.optionalInt("cause"), state: state, truncated: truncated))
+        StateSnapshot(
+          store: try f.string("store"), cause: try f.optionalInt("cause"), state: state, truncated: truncated,
+          shape: try f.shape("shape")))
     case EffectStarted.kind:
       self = .effectStarted(
         EffectStarted(
@@ -165,6 +169,19 @@ struct Fields {
       let sf = Fields(object: object, kind: "\(kind ?? "event") source")
       return CodeLocation(file: try sf.string("file"), line: try sf.int("line"), path: try sf.optionalString("path"))
     default: throw error("source", expected: "an object or null")
+    }
+  }
+
+  /// An optional ``ValueShape`` member (`shape`, `oldShape`, `newShape`): absent or null is
+  /// `nil`, and so is an empty one.
+  func shape(_ key: String) throws(EventDecodingError) -> ValueShape? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case let value?:
+      guard let shape = ValueShape(json: value) else {
+        throw error(key, expected: "an object of string arrays 'enums' and 'tuples'")
+      }
+      return shape.nonEmpty
     }
   }
 

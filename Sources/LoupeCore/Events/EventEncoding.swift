@@ -33,6 +33,7 @@ extension Event {
       w.key("origin"); w.string(e.origin.rawValue)
       if let effect = e.effect { w.key("effect"); w.int(effect) }
       w.source(e.source)
+      if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
     case .stateChanged(let e):
       w.key("store"); w.string(e.store)
       w.key("cause"); w.int(e.cause)
@@ -47,6 +48,7 @@ extension Event {
       if let cause = e.cause { w.int(cause) } else { w.null() }
       w.key("state"); w.value(e.state)
       if e.truncated { w.key("truncated"); w.bool(true) }
+      if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
     case .effectStarted(let e):
       w.key("store"); w.string(e.store)
       w.key("effect"); w.int(e.effect)
@@ -124,6 +126,8 @@ extension Change {
     if let new { w.key("new"); w.value(new) }
     if let index { w.key("index"); w.int(index) }
     if truncated { w.key("truncated"); w.bool(true) }
+    if let oldShape { w.key("oldShape"); oldShape.encode(into: &w) }
+    if let newShape { w.key("newShape"); newShape.encode(into: &w) }
     w.endObject()
   }
 
@@ -133,6 +137,8 @@ extension Change {
     if let new { object.append("new", new) }
     if let index { object.append("index", .int(index)) }
     if truncated { object.append("truncated", .bool(true)) }
+    if let oldShape { object.append("oldShape", oldShape.json) }
+    if let newShape { object.append("newShape", newShape.json) }
     return .object(object)
   }
 }

@@ -69,7 +69,13 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible, Expressibl
 
   /// Parses the text form. Throws for unbalanced brackets, empty field names and bad ids.
   public init(parsing text: String) throws(ParseError) {
-    var components: [Component] = []
+    components = try Self.parse(text, wildcards: false).map { $0! }
+  }
+
+  /// The components of `text`; with `wildcards`, `[*]` ("every element") is allowed and
+  /// parses as `nil` (the syntax of ``ValueShape`` paths).
+  static func parse(_ text: String, wildcards: Bool) throws(ParseError) -> [Component?] {
+    var components: [Component?] = []
     let bytes = Array(text.utf8)
     var i = 0
     func fail(_ message: String) -> ParseError {
@@ -94,7 +100,9 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible, Expressibl
         }
         guard j < bytes.count else { throw fail("unterminated '['") }
         let inner = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
-        if inner.hasPrefix("id:") {
+        if wildcards && inner == "*" {
+          components.append(nil)
+        } else if inner.hasPrefix("id:") {
           let idText = inner.dropFirst(3).drop(while: { $0 == " " })
           guard let id = try? JSONParser.parse(String(idText)) else { throw fail("invalid id '\(idText)'") }
           components.append(.id(id))
@@ -120,6 +128,6 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible, Expressibl
         components.append(.field(String(decoding: bytes[start..<i], as: UTF8.self)))
       }
     }
-    self.components = components
+    return components
   }
 }

@@ -31,16 +31,20 @@ public struct RenderOptions: Sendable, Hashable {
   public var maxNodes: Int
   /// State paths (globs over ``StatePath`` text) whose values render as `"<redacted>"`.
   public var redactedPaths: [Glob]
+  /// Where a rendering notes the values it redacts, so that texts derived from them can be
+  /// scrubbed (an ``EventBus`` sets its own; `nil` notes nothing).
+  public var redactedTexts: RedactedTexts?
 
   public init(
     maxDepth: Int = 32, maxCollectionCount: Int = 1_000, maxStringLength: Int = 4_096,
-    maxNodes: Int = 250_000, redactedPaths: [Glob] = []
+    maxNodes: Int = 250_000, redactedPaths: [Glob] = [], redactedTexts: RedactedTexts? = nil
   ) {
     self.maxDepth = maxDepth
     self.maxCollectionCount = maxCollectionCount
     self.maxStringLength = maxStringLength
     self.maxNodes = maxNodes
     self.redactedPaths = redactedPaths
+    self.redactedTexts = redactedTexts
   }
 
   public static let `default` = RenderOptions()

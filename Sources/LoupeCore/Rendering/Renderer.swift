@@ -14,6 +14,11 @@ struct Renderer {
   /// where it was made.
   var references = 0
   let redacting: Bool
+  /// Where the enum cases and tuples are, when the caller asked (see ``ValueShape``).
+  var shapes: ShapeCollector?
+  /// Whether ``LoupeRedacted`` values render as what they hold (only to learn their texts,
+  /// see ``RedactedTexts``).
+  var revealsRedacted = false
   /// The last type looked up, for runs of elements of one type.
   private var lastInfo: (type: ObjectIdentifier, info: TypeInfo)?
 
@@ -32,7 +37,7 @@ struct Renderer {
     if path.count > options.maxDepth { return .string(RenderMarker.maxDepth) }
     nodes += 1
     if nodes > options.maxNodes { return .string(RenderMarker.maxSize) }
-    if isRedactedHere { return .string(RenderMarker.redacted) }
+    if isRedactedHere { return redacted(value) }
     return renderContent(value)
   }
 
@@ -41,6 +46,12 @@ struct Renderer {
     path.push(component)
     defer { path.pop() }
     return render(value)
+  }
+
+  /// The marker that stands for `value`, which the session's ledger notes.
+  private func redacted(_ value: Any) -> JSON {
+    options.redactedTexts?.note(value)
+    return .string(RenderMarker.redacted)
   }
 
   /// Whether the node budget is spent, so collections stop early.
@@ -59,7 +70,7 @@ struct Renderer {
         continue
       }
       if let renderBuiltin = info.renderBuiltin { return renderBuiltin(value, &self) }
-      if info.isRedacted { return .string(RenderMarker.redacted) }
+      if info.isRedacted && !revealsRedacted { return redacted(value) }
       if info.isCustom, substitutions < 16 {
         value = (value as! any CustomLoupeRepresentable).customLoupeValue
         substitutions += 1
@@ -93,13 +104,20 @@ struct Renderer {
   // MARK: - Shapes
 
   private mutating func renderEnum(_ value: Any, _ info: TypeInfo) -> JSON {
-    if !info.hasPayloadCases, let name = Reflection.caseName(value) { return .string(name) }
+    // Case names are names, not values: a hidden value's texts leave them out.
+    if !info.hasPayloadCases, let name = Reflection.caseName(value) {
+      if revealsRedacted { return .null }
+      shapes?.mark(.enumCase, at: path)
+      return .string(name)
+    }
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .enum else { return renderMirrored(mirror, of: value) }
+    shapes?.mark(.enumCase, at: path)
     // A case with a payload reflects as one child labelled with the case name.
     if let payload = mirror.children.first, let name = payload.label {
       return .object(JSONObject([JSONObject.Member(name, render(payload.value, at: .field(name)))]))
     }
+    if revealsRedacted { return .null }
     return .string(Reflection.caseName(value) ?? opaqueText(value))
   }
 
@@ -149,6 +167,7 @@ struct Renderer {
       guard let wrapped = mirror.children.first?.value else { return .null }
       return renderContent(wrapped)
     case .enum?:
+      shapes?.mark(.enumCase, at: path)
       guard let child = mirror.children.first else { return .string(Reflection.caseName(value) ?? opaqueText(value)) }
       let name = child.label ?? Reflection.caseName(value) ?? "case"
       return .object(JSONObject([JSONObject.Member(name, render(child.value, at: .field(name)))]))
@@ -169,6 +188,7 @@ struct Renderer {
   /// Unlabeled tuples render as arrays, tuples with any label as objects (unlabeled positions
   /// keyed `"0"`, `"1"`, …).
   mutating func renderTuple(_ value: Any) -> JSON {
+    shapes?.mark(.tuple, at: path)
     let elements = Reflection.tupleElements(value)
     if elements.allSatisfy({ $0.label == nil }) {
       var array: [JSON] = []
@@ -187,11 +207,14 @@ struct Renderer {
     var array: [JSON] = []
     array.reserveCapacity(shown + 1)
     var index = 0
+    shapes?.beginCollection(at: path)
     for element in elements {
       if index == shown || isOverBudget { break }
       array.append(render(element, at: .index(index)))
+      shapes?.endElement(.index(index))
       index += 1
     }
+    shapes?.endCollection(at: path)
     if index < count { array.append(.string(RenderMarker.moreElements(count - index))) }
     return .array(array)
   }
@@ -200,14 +223,26 @@ struct Renderer {
   mutating func renderSet(_ elements: [Any]) -> JSON {
     var rendered: [(json: JSON, element: Any, placed: Int, dependsOnPath: Bool)] = []
     rendered.reserveCapacity(elements.count)
+    shapes?.beginCollection(at: path)
     for (offset, element) in elements.enumerated() {
       if isOverBudget { break }
       let before = references
       let json = render(element, at: .index(offset))
+      shapes?.endElement(.index(offset))
       rendered.append((json, element, offset, references != before))
     }
     rendered.sort { JSONOrder.areInIncreasingOrder($0.json, $1.json) }
     let shown = min(rendered.count, options.maxCollectionCount)
+    if shapes != nil {
+      // Elements are named by their position after sorting; the ones past the cap not at all.
+      let final = Dictionary(uniqueKeysWithValues: (0..<shown).map { (rendered[$0].placed, $0) })
+      shapes?.endCollection(at: path) { component in
+        guard case .index(let placed) = component, let index = final[placed] else { return nil }
+        return .index(index)
+      }
+      shapes?.suspend()
+    }
+    defer { shapes?.resume() }
     var array: [JSON] = []
     array.reserveCapacity(shown + 1)
     for index in 0..<shown {
@@ -232,11 +267,14 @@ struct Renderer {
     var object = JSONObject()
     object.members.reserveCapacity(shown + 1)
     var index = 0
+    shapes?.beginCollection(at: path)
     while index < shown, !isOverBudget {
       let key = Self.keyText(keyed[index].key)
       object.append(key, render(keyed[index].value, at: .key(key)))
+      shapes?.endElement(.key(key))
       index += 1
     }
+    shapes?.endCollection(at: path)
     if index < keyed.count { object.append(RenderMarker.truncatedKey, .string(RenderMarker.moreMembers(keyed.count - index))) }
     return .object(object)
   }

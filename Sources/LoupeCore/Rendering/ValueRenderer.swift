@@ -28,6 +28,23 @@ public enum ValueRenderer {
     return renderer.render(value)
   }
 
+  /// Renders `value` like ``render(_:at:options:)`` and says where its enum cases and tuples
+  /// are, so a reader can print it as Swift (`.loading(progress: 0.5)`, not
+  /// `{loading: {progress: 0.5}}`). The shape is empty when there are none.
+  ///
+  /// ```swift
+  /// let (json, shape) = ValueRenderer.renderWithShape(Mode.loading(progress: 0.5))
+  /// // json: {"loading":{"progress":0.5}}, shape.enums: [""], shape.tuples: ["loading"]
+  /// ```
+  public static func renderWithShape(
+    _ value: Any, at path: StatePath = .root, options: RenderOptions = .default
+  ) -> (json: JSON, shape: ValueShape) {
+    var renderer = Renderer(options: options, at: path)
+    renderer.shapes = ShapeCollector(origin: path.components.count)
+    let json = renderer.render(value)
+    return (json, renderer.shapes!.shape)
+  }
+
   /// The label of an action: its type name without the module (nesting and generic
   /// arguments kept), then its case: `PageFeature.Action.timerTicked`.
   ///

@@ -34,12 +34,16 @@ public final class EventBus: Sendable {
   public let startDate: Date
   public let pid: Int
   public let program: String
+  /// The texts of the values this session's renderings redacted: the texts derived from them
+  /// (effect errors, warnings, mark labels) are scrubbed of them as they are emitted.
+  public let redactedTexts = RedactedTexts()
 
   public init(program: String = EventBus.defaultProgramName, pid: Int = Int(ProcessInfo.processInfo.processIdentifier)) {
     origin = .now
     startDate = Date()
     self.pid = pid
     self.program = program
+    state.withLock { $0.options.redactedTexts = redactedTexts }
   }
 
   public static var defaultProgramName: String {
@@ -99,7 +103,8 @@ public final class EventBus: Sendable {
   /// building the payload at all.
   @discardableResult
   public func emit(_ payload: Event.Payload) -> Int {
-    state.withLock { state in
+    let payload = redactedTexts.isEmpty ? payload : payload.scrubbed(of: redactedTexts)
+    return state.withLock { state in
       guard !state.sinks.isEmpty else { return state.seq }
       return deliver(payload, in: &state)
     }
@@ -162,9 +167,14 @@ public final class EventBus: Sendable {
   /// latest attachment takes a new one before its next action, so every sink gets one.
   public var attachmentCount: Int { attachments.load(ordering: .relaxed) }
 
-  /// How values are rendered for this session (caps, redaction).
+  /// How values are rendered for this session (caps, redaction). Its
+  /// ``RenderOptions/redactedTexts`` is always this bus's ``redactedTexts``.
   public var renderOptions: RenderOptions {
     get { state.withLock { $0.options } }
-    set { state.withLock { $0.options = newValue } }
+    set {
+      var options = newValue
+      options.redactedTexts = redactedTexts
+      state.withLock { $0.options = options }
+    }
   }
 }

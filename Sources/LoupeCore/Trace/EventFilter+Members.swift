@@ -11,7 +11,7 @@ extension EventFilter {
     if let stores, !Self.storelessKinds.contains(kind) {
       switch store {
       case .plain(let range):
-        if !stores.anyMatches(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)) {
+        if !stores.anyMatches(utf8: UnsafeBufferPointer(rebasing: line[range])) {
           return false
         }
       case .absent:
@@ -24,7 +24,7 @@ extension EventFilter {
     if let actions {
       guard kind == ActionReceived.kind else { return false }
       guard case .plain(let range) = action else { return nil }
-      if !actions.anyMatches(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)) {
+      if !actions.anyMatches(utf8: UnsafeBufferPointer(rebasing: line[range])) {
         return false
       }
     }

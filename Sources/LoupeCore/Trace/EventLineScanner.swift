@@ -249,7 +249,14 @@ struct EventLineScanner {
     let start = i
     var escaped = false
     let count = bytes.count
+    let base = UnsafeRawPointer(bytes.baseAddress!)
     while i < count {
+      // Eight plain bytes (printable ASCII, neither quote nor backslash) at a time: most of a
+      // line is inside strings.
+      while count - i >= 8, !Self.hasSpecialByte(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+        i += 8
+      }
+      guard i < count else { break }
       let byte = bytes[i]
       if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
         i += 1
@@ -269,6 +276,20 @@ struct EventLineScanner {
       }
     }
     return nil
+  }
+
+  /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character or not
+  /// ASCII (false positives are possible, false negatives are not).
+  @inline(__always)
+  static func hasSpecialByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let zeroInQuote = (quote &- ones) & ~quote
+    let zeroInBackslash = (backslash &- ones) & ~backslash
+    let control = (word &- ones &* 0x20) & ~word
+    return (zeroInQuote | zeroInBackslash | control | word) & high != 0
   }
 
   private mutating func escape() -> Bool {

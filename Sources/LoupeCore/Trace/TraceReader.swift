@@ -226,6 +226,11 @@ public final class TraceReader {
   private func item(_ range: Range<Int>, filter: EventFilter, decode: Bool, isLast: Bool) -> Item? {
     let bytes = lines.buffer[range]
     if isBlank(bytes) { return nil }
+    // Lines a filter rules out by kind, store or action are dropped after a glance at their
+    // first members (a truncated last line is always looked at in full, to report it).
+    if !isLast, let needs = skimNeeds(filter), ruledOut(bytes, by: filter, needs: needs) { return nil }
+    // Decoding validates the line anyway: no need to scan it first.
+    if decode { return decodeFully(bytes, filter: filter, isLast: isLast) }
     let scanned = bytes.withUnsafeBufferPointer { EventLineScanner.scan($0) }
     guard let fields = scanned, let seq = fields.seq, fields.hasTime, case .plain(let kindRange) = fields.kind else {
       return decodeFully(bytes, filter: filter, isLast: isLast)
@@ -240,6 +245,27 @@ public final class TraceReader {
     case false?: return nil
     case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil)
     default: return decodeFully(bytes, filter: filter, isLast: isLast)
+    }
+  }
+
+  /// What ``EventLineSkim`` must find for `filter` to rule a line out, or `nil` when it
+  /// cannot rule any out by its members (no filter, or `dropped` events only).
+  private func skimNeeds(_ filter: EventFilter) -> EventLineSkim.Needs? {
+    guard filter.kinds != nil || filter.stores != nil || filter.actions != nil || filter.paths != nil else { return nil }
+    return EventLineSkim.Needs(store: filter.stores != nil, action: filter.actions != nil)
+  }
+
+  /// Whether `filter` rules the line out by its `kind`, `store` and `action` members alone.
+  private func ruledOut(_ bytes: ArraySlice<UInt8>, by filter: EventFilter, needs: EventLineSkim.Needs) -> Bool {
+    bytes.withUnsafeBufferPointer { line in
+      guard let head = EventLineSkim.head(line, needs: needs), case .plain(let kindRange) = head.kind else { return false }
+      // The kinds first, on the bytes (no string for the many lines they rule out).
+      let kindBytes = UnsafeBufferPointer(rebasing: line[kindRange])
+      if let kinds = filter.kinds, !kinds.anyMatches(utf8: kindBytes), !EventLineScanner.bytes(line, kindRange, equal: "dropped") {
+        return true
+      }
+      let kind = String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self)
+      return filter.decide(kind: kind, store: head.store, action: head.action, in: line) == false
     }
   }
 
@@ -261,6 +287,45 @@ public final class TraceReader {
 
   private func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
     bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+  }
+
+  // MARK: - Unchecked lines
+
+  /// The next line as it is, unchecked, for readers in this module that look at a few members
+  /// of a few kinds and check the rest themselves (``TraceStateIndex``): its bytes, where it
+  /// starts in the file, and whether it is a last line without its line break. A line over the
+  /// length limit is counted as malformed and skipped. `nil` at the end of the trace.
+  func nextUncheckedLine() throws(TraceError) -> (bytes: ArraySlice<UInt8>, offset: Int, isLast: Bool)? {
+    while true {
+      let next: LineReader.Next
+      switch lines.next() {
+      case .success(let value): next = value
+      case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
+      }
+      switch next {
+      case .end:
+        return nil
+      case .tooLong(let length):
+        lineNumber += 1
+        malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
+      case .partial(let range):
+        lineNumber += 1
+        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, true) }
+      case .line(let range):
+        lineNumber += 1
+        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, false) }
+      }
+    }
+  }
+
+  /// What a reader of unchecked lines found wrong with the line it last read: a last line cut
+  /// short (`isLast`), or a malformed one.
+  func reject(_ bytes: ArraySlice<UInt8>, reason: String, isLast: Bool) {
+    if isLast {
+      truncation = Truncation(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count)
+    } else {
+      malformed(reason)
+    }
   }
 
   private func malformed(_ reason: String) {

@@ -79,19 +79,35 @@ public final class TraceWriter: Sendable {
       var scratch = state.scratch
       state.scratch = JSONWriter()  // keep `scratch` uniquely referenced while we fill it
       scratch.reset()
-      var count = 0
+      defer {
+        // A huge event grew the buffer: let it go rather than keep it for good.
+        if scratch.storage.capacity > Self.writeChunk * 4 { scratch = JSONWriter(capacity: 4096) }
+        state.scratch = scratch
+      }
+      var written = 0
+      var pending = 0
       for event in events {
         event.encode(into: &scratch)
         scratch.rawByte(0x0A)
         scratch.needsComma = false  // the next event starts a new line, not a list
-        count += 1
+        pending += 1
+        // Written in pieces, so a large batch never doubles in memory as text.
+        if scratch.count >= Self.writeChunk {
+          let result = scratch.withBytes { Self.write($0, path: path, state: &state) }
+          scratch.reset()
+          if case .failure(let error) = result.outcome { return (written + result.completeLines, error) }
+          written += pending
+          pending = 0
+        }
       }
       let result = scratch.withBytes { Self.write($0, path: path, state: &state) }
-      state.scratch = scratch
-      guard case .failure(let error) = result.outcome else { return (count, nil) }
-      return (result.completeLines, error)
+      guard case .failure(let error) = result.outcome else { return (written + pending, nil) }
+      return (written + result.completeLines, error)
     }
   }
+
+  /// The most encoded bytes ``appendPrefix(_:)`` holds before writing them.
+  static let writeChunk = 256 << 10
 
   /// Appends one line of already-encoded event JSON (as received on the wire), unchanged.
   ///

@@ -2,6 +2,7 @@
 ///
 /// ```
 /// loupe-examples pages|game|todos [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation]
+///                [--todos N] [--state-log FILE]
 /// ```
 struct ExamplesCommand: Equatable {
   /// The scenarios, in the order help lists them.
@@ -29,9 +30,17 @@ struct ExamplesCommand: Equatable {
   /// Play the script once, whole, however slowly the machine runs it; `seconds` is then the
   /// time the story is given after its first beat, not a cut-off.
   var once = false
+  /// `todos` only: how many to-dos the list starts with (`nil`: ``defaultTodoCount``).
+  var todoCount: Int?
+  /// Where to write the state the scenario's stores hold after each step, with a mark in the
+  /// session at that moment (what `loupe state --at` must print: ``StateLog``).
+  var stateLog: String?
+
+  static let defaultTodoCount = 5_000
 
   static let defaultSeconds = 5.0
-  static let usage = "loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation]"
+  static let usage =
+    "loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation] [--todos N] [--state-log FILE]"
 
   /// What the arguments ask for.
   enum Invocation: Equatable {
@@ -77,6 +86,10 @@ struct ExamplesCommand: Equatable {
       case "--once":
         try flag()
         command.once = true
+      case "--todos":
+        command.todoCount = Int(try number(try value(), for: name, in: 1...100_000, expected: "a number of to-dos (1 to 100000)", whole: true))
+      case "--state-log":
+        command.stateLog = try value()
       default:
         if argument.hasPrefix("-") { throw UsageError("Unknown option '\(argument)'") }
         guard scenario == nil else { throw UsageError("Unexpected argument '\(argument)': give one scenario") }
@@ -91,13 +104,16 @@ struct ExamplesCommand: Equatable {
     if command.sharedCancellation && scenario != .pages {
       throw UsageError("'--shared-cancellation' applies to the pages scenario only")
     }
+    if command.todoCount != nil && scenario != .todos {
+      throw UsageError("'--todos' applies to the todos scenario only")
+    }
     return .run(command)
   }
 
   private static func number(
-    _ text: String, for option: String, in range: ClosedRange<Double>, expected: String
+    _ text: String, for option: String, in range: ClosedRange<Double>, expected: String, whole: Bool = false
   ) throws(UsageError) -> Double {
-    guard let value = Double(text), value.isFinite, range.contains(value) else {
+    guard let value = Double(text), value.isFinite, range.contains(value), !whole || value.rounded() == value else {
       throw UsageError("Invalid value '\(text)' for '\(option)': expected \(expected)")
     }
     return value
@@ -121,6 +137,11 @@ struct ExamplesCommand: Equatable {
         --speed X               Play the script and its timers X times faster (default: 1).
         --shared-cancellation   pages: give the pages' stores one process-wide cancellation
                                 scope, as TCA 1.9 did (seed 000's bug; 'loupe doctor' finds it).
+        --todos N               todos: how many to-dos the list starts with (default: \(defaultTodoCount)).
+        --state-log FILE        After each step, mark the moment in the session and write the
+                                state of the scenario's stores to FILE, one JSON line each:
+                                {"seq": the mark, "store": id, "state": rendered} — what
+                                'loupe state FILE --store ID --at SEQ --format json' prints.
         --quiet                 Do not narrate the script on standard output.
         -h, --help              Show help information.
 
@@ -134,6 +155,7 @@ struct ExamplesCommand: Equatable {
         loupe record pages.loupe -- loupe-examples pages --shared-cancellation
         loupe doctor pages.loupe
         LOUPE_RECORD=todos.loupe loupe-examples todos --seconds 10
+        loupe record todos.loupe -- loupe-examples todos --todos 20 --state-log states.jsonl
 
       """
   }

@@ -26,7 +26,16 @@ public enum ExamplesMain {
     // to stderr), and 'loupe attach' shows the events themselves: narrate only otherwise.
     let narrates = !command.quiet && environment["LOUPE"]?.trimmingCharacters(in: .whitespaces).lowercased() != "stdio"
     let timeline = ScriptTimeline.live(speed: command.speed)
-    await run(command, on: timeline, narrate: narrates ? narrate : nil)
+    var stateLog: StateLog?
+    if let path = command.stateLog {
+      do {
+        stateLog = try StateLog(path: path, bus: .shared)
+      } catch {
+        write("Error: cannot write the state log '\(path)': \(error.localizedDescription)\n", to: .standardError)
+        return 1
+      }
+    }
+    await run(command, on: timeline, narrate: narrates ? narrate : nil, stateLog: stateLog)
     return 0
   }
 
@@ -34,19 +43,21 @@ public enum ExamplesMain {
   @MainActor
   static func run(
     _ command: ExamplesCommand, on timeline: ScriptTimeline, bus: EventBus = .shared,
-    narrate: (@MainActor (Duration, String) -> Void)?
+    narrate: (@MainActor (Duration, String) -> Void)?, stateLog: StateLog? = nil
   ) async {
     let duration = Duration.seconds(command.seconds * command.speed)
+    func play(_ scenario: some Scenario) async {
+      var afterStep: (@MainActor () -> Void)?
+      if let stateLog { afterStep = { stateLog.record(scenario) } }
+      await ScriptRunner.run(scenario, for: duration, once: command.once, on: timeline, narrate: narrate, afterStep: afterStep)
+    }
     switch command.scenario {
     case .pages:
-      let scenario = PagesScenario(sharedCancellation: command.sharedCancellation, bus: bus, clock: timeline.clock)
-      await ScriptRunner.run(scenario, for: duration, once: command.once, on: timeline, narrate: narrate)
+      await play(PagesScenario(sharedCancellation: command.sharedCancellation, bus: bus, clock: timeline.clock))
     case .game:
-      await ScriptRunner.run(
-        GameScenario(bus: bus, clock: timeline.clock), for: duration, once: command.once, on: timeline, narrate: narrate)
+      await play(GameScenario(bus: bus, clock: timeline.clock))
     case .todos:
-      await ScriptRunner.run(
-        TodosScenario(bus: bus, clock: timeline.clock), for: duration, once: command.once, on: timeline, narrate: narrate)
+      await play(TodosScenario(todoCount: command.todoCount ?? ExamplesCommand.defaultTodoCount, bus: bus, clock: timeline.clock))
     }
   }
 

@@ -9,8 +9,9 @@ import Synchronization
 /// `signIn` action's payload, the error a failing effect throws), and in plain strings that
 /// `LOUPE_REDACT='*token*,*Token*,notes["secret"],noteSaved.text'` hides: `apiToken`,
 /// `credentials[id: 1].apiToken`, `session.signedIn.token`, `notes["secret"]`, and the
-/// payloads of `tokenRefreshed` and `noteSaved`. Each value is set and then changed, so
-/// `state.changed` carries it as `old` and `new`.
+/// payloads of `tokenRefreshed` and `noteSaved`; the failing effect's error also spells the
+/// token out in a text (`reason`). Each value is set and then changed, so `state.changed`
+/// carries it as `old` and `new`.
 struct VaultFeature: Reducer {
   struct Password: LoupeRedacted, Equatable, Sendable {
     var text: String
@@ -47,10 +48,12 @@ struct VaultFeature: Reducer {
     case submitFailed
   }
 
-  /// What the sign-in effect throws: the password rides along, as real errors' payloads do.
+  /// What the sign-in effect throws: the password rides along, as real errors' payloads do,
+  /// and the reason names the token (a text derived from a redacted value).
   struct AuthError: Error {
     var user: String
     var password: Password
+    var reason: String
   }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -70,9 +73,9 @@ struct VaultFeature: Reducer {
       state.credentials.append(credential)
       return .none
     case .submit:
-      let (user, password) = (state.user, state.password)
+      let (user, password, token) = (state.user, state.password, state.apiToken)
       return .run { _ in
-        throw AuthError(user: user, password: password)
+        throw AuthError(user: user, password: password, reason: "token \(token) was refused")
       } catch: { _, send in
         await send(.submitFailed)
       }

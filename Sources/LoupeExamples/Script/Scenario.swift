@@ -14,6 +14,12 @@ protocol Scenario: AnyObject {
   var beats: [Beat] { get }
   /// Tears the feature down.
   func finish()
+  /// The scenario's stores and how to read each one's state, for `--state-log` (``StateLog``).
+  var inspectedStores: [(id: String, state: () -> Any)] { get }
+}
+
+extension Scenario {
+  var inspectedStores: [(id: String, state: () -> Any)] { [] }
 }
 
 /// One step of a script: the user waits a moment, then does something.
@@ -39,18 +45,22 @@ enum ScriptRunner {
   /// With `once`, it plays every beat once, whatever the time says — a busy machine that
   /// runs the script late still plays the whole story — then finishes at `duration`, or at
   /// once if the last beat came after it.
+  ///
+  /// `afterStep` is called after the start and after each step (``StateLog``).
   static func run(
     _ scenario: some Scenario, for duration: Duration, once: Bool = false, on timeline: ScriptTimeline,
-    narrate: (@MainActor (Duration, String) -> Void)? = nil
+    narrate: (@MainActor (Duration, String) -> Void)? = nil, afterStep: (@MainActor () -> Void)? = nil
   ) async {
     let origin = timeline.elapsed
     if let line = scenario.start() { narrate?(.zero, line) }
+    afterStep?()
     let beats = scenario.beats
     precondition(!beats.isEmpty, "A scenario needs at least one beat")
     if once {
       for beat in beats {
         await timeline.wait(beat.pause)
         if let line = beat.perform() { narrate?(timeline.elapsed - origin, line) }
+        afterStep?()
       }
       let remaining = duration - (timeline.elapsed - origin)
       if remaining > .zero { await timeline.wait(remaining) }
@@ -67,6 +77,7 @@ enum ScriptRunner {
       }
       await timeline.wait(beat.pause)
       if let line = beat.perform() { narrate?(timeline.elapsed - origin, line) }
+      afterStep?()
     }
     scenario.finish()
   }

@@ -60,6 +60,10 @@ final class TodosScenario: Scenario {
     store.invalidate()
   }
 
+  var inspectedStores: [(id: String, state: () -> Any)] {
+    [(store.storeID, { [store] in store.state })]
+  }
+
   // MARK: The user
 
   private var query: String { queries[round % queries.count] }

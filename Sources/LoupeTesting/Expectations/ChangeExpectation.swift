@@ -51,7 +51,7 @@ public struct ChangeExpectation: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch op {
     case nil: return path
-    case .replace?: return "\(path): \(old.map(EventText.value) ?? "…") → \(new.map(EventText.value) ?? "…")"
+    case .replace?: return "\(path): \(old.map { EventText.value($0) } ?? "…") → \(new.map { EventText.value($0) } ?? "…")"
     case .insert?: return "\(path): inserted" + (new.map { " " + EventText.value($0) } ?? "")
     case .remove?: return "\(path): removed"
     }

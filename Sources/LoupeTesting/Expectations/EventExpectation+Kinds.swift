@@ -29,8 +29,8 @@ extension EventExpectation {
     _ action: Action, store: String? = nil, origin: ActionReceived.Origin? = nil, effect: Int? = nil
   ) -> Self {
     let label = ValueRenderer.actionLabel(action)
-    let value = ValueRenderer.render(action)
-    let shown = EventText.actionValue(label: label, value: value)
+    let (value, shape) = ValueRenderer.renderWithShape(action)
+    let shown = EventText.actionValue(label: label, value: value, shape: shape)
     return Self(kind: ActionReceived.kind, store: store, fields: [
       .equal("action", label) { $0.actionReceived?.action },
       .equal("value", value, shown: shown ?? "") { $0.actionReceived?.value }.map { shown == nil ? $0.hidden : $0 },

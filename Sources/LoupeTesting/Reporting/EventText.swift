@@ -36,14 +36,14 @@ enum EventText {
       return ["identity: \(e.identity)"] + (e.previous.map { ["previous: \($0)"] } ?? []) + ["reason: \(e.reason.rawValue)"]
     case .actionReceived(let e):
       var fields = ["action: \(e.action)"]
-      if let value = actionValue(label: e.action, value: e.value) { fields.append("value: \(value)") }
+      if let value = actionValue(label: e.action, value: e.value, shape: e.shape) { fields.append("value: \(value)") }
       fields.append("origin: \(e.origin.rawValue)")
       if let effect = e.effect { fields.append("effect: \(effect)") }
       return fields + source(e.source)
     case .stateChanged(let e):
       return ["changes: [" + e.changes.map(change).joined(separator: ", ") + "]"]
     case .stateSnapshot(let e):
-      return ["state: \(value(e.state))", "cause: " + (e.cause.map { "#\($0)" } ?? "nil")] + (e.truncated ? ["truncated"] : [])
+      return ["state: \(value(e.state, shape: e.shape))", "cause: " + (e.cause.map { "#\($0)" } ?? "nil")] + (e.truncated ? ["truncated"] : [])
     case .effectStarted(let e):
       return ["effect: \(e.effect)", "cause: #\(e.cause)"] + (e.cancelID.map { ["cancelID: \($0)"] } ?? []) + source(e.source)
     case .effectFinished(let e):
@@ -69,25 +69,26 @@ enum EventText {
     location.map { ["source: \($0.shortDescription)"] } ?? []
   }
 
-  /// The action's rendered value, unless it says no more than the label (a case without
-  /// payload renders as its name).
-  static func actionValue(label: String, value json: JSON) -> String? {
+  /// The action's rendered value (as Swift where its shape says: `.rows(.element(id: 1))`),
+  /// unless it says no more than the label (a case without payload renders as its name).
+  static func actionValue(label: String, value json: JSON, shape: ValueShape? = nil) -> String? {
     if case .string(let name) = json, label.hasSuffix("." + name) || label == name { return nil }
     if json.isNull { return nil }
-    return value(json)
+    return value(json, shape: shape)
   }
 
   /// `count: 0 → 1`, `todos[id: 3]: inserted {…}`, `todos[id: 1]: removed`.
   static func change(_ change: Change) -> String {
     let path = change.path.isEmpty ? "@self" : change.path
     switch change.op {
-    case .replace: return "\(path): \(value(change.old ?? .null)) → \(value(change.new ?? .null))"
-    case .insert: return "\(path): inserted \(value(change.new ?? .null))"
+    case .replace:
+      return "\(path): \(value(change.old ?? .null, shape: change.oldShape)) → \(value(change.new ?? .null, shape: change.newShape))"
+    case .insert: return "\(path): inserted \(value(change.new ?? .null, shape: change.newShape))"
     case .remove: return "\(path): removed"
     }
   }
 
-  static func value(_ json: JSON) -> String {
-    ValueText.compact(json, maxLength: maxValueLength)
+  static func value(_ json: JSON, shape: ValueShape? = nil) -> String {
+    ValueText.compact(json, shape: shape, maxLength: maxValueLength)
   }
 }

@@ -4,7 +4,8 @@ import LoupeCore
 /// The failure messages of ``TestStore`` (pinned as golden strings by its tests).
 enum TestStoreMessages {
   static func label(_ action: Any) -> String {
-    ActionText.text(label: ValueRenderer.actionLabel(action), value: ValueRenderer.render(action))
+    let (value, shape) = ValueRenderer.renderWithShape(action)
+    return ActionText.text(label: ValueRenderer.actionLabel(action), value: value, shape: shape)
   }
 
   static func caseName<Root, Value>(_ casePath: CasePath<Root, Value>) -> String {
@@ -13,7 +14,9 @@ enum TestStoreMessages {
 
   /// The −/+ lines of two values, indented for a message.
   static func diffLines(expected: Any, actual: Any) -> [String] {
-    let lines = DiffText.lines(ValueRenderer.render(expected), ValueRenderer.render(actual))
+    let (old, oldShape) = ValueRenderer.renderWithShape(expected)
+    let (new, newShape) = ValueRenderer.renderWithShape(actual)
+    let lines = DiffText.lines(old, new, oldShape: oldShape, newShape: newShape)
     if lines.isEmpty {
       // Equatable says they differ but they render alike (a float's last digit, a custom ==).
       return ["  − \(String(reflecting: expected))", "  + \(String(reflecting: actual))"]

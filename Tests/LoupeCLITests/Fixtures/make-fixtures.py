@@ -6,8 +6,14 @@ uses the same cancel id "timer"; when the user swipes to page 2, page 2's onAppe
 "timer" and stops page 1's timer too. It also has a derived value recomputed for nothing, a
 detail sheet presented three times (identity churn), a send to an ended store, dropped
 events, and page 2's timer still running at the end. Its events carry source locations
-(CONTRACT §9), the derived values' excepted; counter.loupe and doctor.loupe have none, as
-traces written before them.
+(CONTRACT §9), the derived values' excepted, and the shapes of their values (which parts are
+enum cases and tuples: protocol/values.md); counter.loupe and doctor.loupe have neither, as
+traces written before them, so readers show their values as JSON-like text.
+
+state.loupe has state snapshots (CONTRACT §10): a pager's root store snapshotted when it is
+created and again later by policy, its pages' and a detail sheet's changes in between (a
+scoped store's changes land at its path in the root's state), and a change a size cap cut
+short at the end, which makes the states after it approximate.
 """
 import json, os
 
@@ -61,14 +67,14 @@ def pages():
         s.add(t + 0.02, "state.changed", store=p1, cause=a, changes=[{"path": "count", "op": "replace", "old": tick - 1, "new": tick}], summary="PageFeature#1: _count changed.")
         s.add(t + 0.03, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=True, durationNs=1800)
     a = s.add(3100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send", source=src("SettingsView.swift", 12, path=False))
-    s.add(3100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark"}], summary="AppFeature#1: _theme changed.")
+    s.add(3100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark", "oldShape": {"enums": [""]}, "newShape": {"enums": [""]}}], summary="AppFeature#1: _theme changed.")
     s.add(3100.05, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1700)
     s.add(3300.0, "mark", label="swipe to page 2")
     a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
     s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
     s.add(3300.7, "effect.cancelled", store=p1, effect=1, cancelID="timer", reason="cancelInFlight", by={"store": p2, "cause": a, "source": src("PageFeature.swift", 29)})
     s.add(3300.8, "effect.started", store=p2, effect=2, cause=a, cancelID="timer", source=src("PageFeature.swift", 24))
-    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send", source=src("SettingsView.swift", 20))
+    a = s.add(3500.0, "action.received", store=app, action="AppFeature.Action.settingsChanged", value={"settingsChanged": {"fontSize": 14}}, origin="send", source=src("SettingsView.swift", 20), shape={"enums": [""], "tuples": ["settingsChanged"]})
     s.add(3500.03, "state.changed", store=app, cause=a, changes=[{"path": "settings.fontSize", "op": "replace", "old": 12, "new": 14}], summary="AppFeature#1: _settings changed.")
     s.add(3500.04, "derived.recomputed", store=app, derived="totalCount", cause=a, outputChanged=False, durationNs=1650)
     # The detail sheet, presented three times: a new identity each time.
@@ -149,10 +155,54 @@ def doctor():
         t += 10.0
     return s.events
 
+def states():
+    s = Session()
+    app = "AppFeature#1"
+    p1 = "AppFeature#1/pages[id: 1]"
+    p2 = "AppFeature#1/pages[id: 2]"
+    detail = "AppFeature#1/detail"
+    state = {"theme": "light", "settings": {"fontSize": 12, "sound": True},
+             "pages": [{"id": 1, "title": "One", "count": 0, "isVisible": False, "mode": "idle"},
+                       {"id": 2, "title": "Two", "count": 0, "isVisible": False, "mode": {"playing": {"speed": 2, "since": 1.5}}}],
+             "detail": None}
+    s.add(0.0, "session.started", pid=4242, program="PagesDemo", protocolVersion="1", startedAt=HEADER["startedAt"])
+    s.add(0.5, "store.created", store=app, type="AppFeature", parent=None, identity=app)
+    # Shapes (protocol/values.md): the theme is an enum case; a page's mode one with a payload.
+    shape = {"enums": ["theme", "pages[*].mode"], "tuples": ["pages[*].mode.playing"]}
+    s.add(0.6, "state.snapshot", store=app, cause=None, state=json.loads(json.dumps(state)), shape=shape)
+    for page, store, t in ((1, p1, 1.0), (2, p2, 1.25)):
+        s.add(t, "store.created", store=store, type="PageFeature", parent=app, identity=f"PageFeature@{page}")
+    a = s.add(2.0, "action.received", store=p1, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
+    s.add(2.1, "state.changed", store=p1, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#1: _isVisible changed.")
+    for tick in range(1, 3):
+        a = s.add(2.0 + tick * 1000.0, "action.received", store=p1, action="PageFeature.Action.timerTicked", value=None, origin="send", source=src("PageFeature.swift", 24))
+        s.add(2.02 + tick * 1000.0, "state.changed", store=p1, cause=a, changes=[{"path": "count", "op": "replace", "old": tick - 1, "new": tick}], summary="PageFeature#1: _count changed.")
+    a = s.add(2100.0, "action.received", store=app, action="AppFeature.Action.themeToggled", value=None, origin="send", source=src("SettingsView.swift", 12))
+    s.add(2100.04, "state.changed", store=app, cause=a, changes=[{"path": "theme", "op": "replace", "old": "light", "new": "dark", "oldShape": {"enums": [""]}, "newShape": {"enums": [""]}}], summary="AppFeature#1: _theme changed.")
+    a = s.add(2200.0, "action.received", store=app, action="AppFeature.Action.detailButtonTapped", value=None, origin="send", source=src("PagerView.swift", 44))
+    s.add(2200.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": None, "new": {"text": ""}}], summary="AppFeature#1: _detail changed.")
+    s.add(2200.06, "store.created", store=detail, type="DetailFeature", parent=app, identity="DetailFeature@1")
+    a = s.add(2300.0, "action.received", store=detail, action="DetailFeature.Action.textChanged", value={"textChanged": "Hi"}, origin="send", source=src("DetailView.swift", 9))
+    s.add(2300.02, "state.changed", store=detail, cause=a, changes=[{"path": "text", "op": "replace", "old": "", "new": "Hi"}], summary="DetailFeature#1: _text changed.")
+    a = s.add(2400.0, "action.received", store=app, action="AppFeature.Action.detailDismissed", value=None, origin="send", source=src("DetailView.swift", 15))
+    s.add(2400.05, "state.changed", store=app, cause=a, changes=[{"path": "detail", "op": "replace", "old": {"text": "Hi"}, "new": None}], summary="AppFeature#1: _detail changed.")
+    s.add(2400.07, "store.destroyed", store=detail, identity="DetailFeature@1")
+    # The snapshot policy's next snapshot (here after a handful of actions, to keep it short).
+    state["theme"] = "dark"
+    state["pages"][0].update(count=2, isVisible=True)
+    s.add(2400.1, "state.snapshot", store=app, cause=a, state=json.loads(json.dumps(state)), shape=shape)
+    a = s.add(3300.5, "action.received", store=p2, action="PageFeature.Action.onAppear", value=None, origin="send", source=src("PagerView.swift", 31))
+    s.add(3300.6, "state.changed", store=p2, cause=a, changes=[{"path": "isVisible", "op": "replace", "old": False, "new": True}], summary="PageFeature#2: _isVisible changed.")
+    a = s.add(3500.0, "action.received", store=p2, action="PageFeature.Action.titlePasted", value={"titlePasted": "T" * 40}, origin="send", source=src("PageFeature.swift", 40))
+    # Cut short by the string cap: from here on the state is approximate.
+    s.add(3500.03, "state.changed", store=p2, cause=a, changes=[{"path": "title", "op": "replace", "old": "Two", "new": "TTTTTTTTTT… (30 more characters)", "truncated": True}], summary="PageFeature#2: _title changed.")
+    return s.events
+
 if __name__ == "__main__":
     write("doctor.loupe", {"format": "loupe-trace", "version": 1, "program": "Settings", "pid": 9, "startedAt": "2026-11-22T11:00:00.000Z"}, doctor())
     events = pages()
     write("pages.loupe", HEADER, events)
+    write("state.loupe", HEADER, states())
     clean_header = {"format": "loupe-trace", "version": 1, "program": "Counter", "pid": 7, "startedAt": "2026-11-22T09:00:00.000Z"}
     write("counter.loupe", clean_header, clean())
     # The counter recording, cut short in the middle of its last event.

@@ -76,10 +76,10 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
   /// The text for one action (exposed for tests through the printer).
   static func text(action: Base.Action, old: Base.State, new: Base.State, options: RenderOptions) -> String {
     let label = ValueRenderer.actionLabel(action)
-    let value = ValueRenderer.render(action, options: options)
-    var lines = ["received action: " + ActionText.text(label: label, value: value)]
+    let (value, shape) = ValueRenderer.renderWithShape(action, options: options)
+    var lines = ["received action: " + ActionText.text(label: label, value: value, shape: shape)]
     let name = TypeNames.storeType(of: Base.self)
-    let changes = StateDiff.diff(old, new, options: options)
+    let changes = StateDiff.diffWithShapes(old, new, options: options)
     if changes.isEmpty {
       lines.append("\(name): (no state changes)")
     } else {

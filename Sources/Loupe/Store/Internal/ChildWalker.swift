@@ -164,9 +164,10 @@ final class ChildWalker {
       if active && !parent.isNewIdentity {
         let base = node.absolutePath
         if let previous, let previousState = previous.state as? State {
-          node.identityChanges = StateDiff.diff(previousState, state, at: base, options: options).map { $0.relative(to: base) }
+          node.identityChanges = StateDiff.diffWithShapes(previousState, state, at: base, options: options).map { $0.relative(to: base) }
         } else {
-          node.identityChanges = [Change(path: "", op: .insert, new: ValueRenderer.render(state, at: base, options: options))]
+          let (value, shape) = ValueRenderer.renderWithShape(state, at: base, options: options)
+          node.identityChanges = [Change(path: "", op: .insert, new: value, newShape: shape.nonEmpty)]
         }
       }
     }

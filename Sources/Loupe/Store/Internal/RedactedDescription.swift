@@ -9,9 +9,9 @@ import LoupeCore
 enum RedactedDescription {
   static func of(_ value: Any, options: RenderOptions) -> String {
     if value is any LoupeRedacted { return RenderMarker.redacted }
-    let rendered = ValueRenderer.render(value, options: options)
+    let (rendered, shape) = ValueRenderer.renderWithShape(value, options: options)
     guard containsRedaction(rendered) else { return String(describing: value) }
-    return ValueRenderer.typeName(type(of: value)) + " " + ValueText.compact(rendered)
+    return ValueRenderer.typeName(type(of: value)) + " " + ValueText.compact(rendered, shape: shape)
   }
 
   private static func containsRedaction(_ json: JSON) -> Bool {

@@ -68,9 +68,10 @@ final class ReductionContext {
     stack.append(child)
     if active && !child.isAncestor(ofOrSameAs: entry) {
       let action = childAction()
+      let (value, shape) = ValueRenderer.renderWithShape(action, options: options)
       let seq = runtime.bus.emit(.actionReceived(ActionReceived(
         store: child.id, action: ValueRenderer.actionLabel(action),
-        value: ValueRenderer.render(action, options: options), origin: .parent, source: entrySource)))
+        value: value, origin: .parent, source: entrySource, shape: shape.nonEmpty)))
       causes[ObjectIdentifier(child)] = seq
     }
     return EffectOwner(node: child, cause: cause(for: child))

@@ -84,6 +84,15 @@ class RuntimeBase {
     return .success(found)
   }
 
+  /// With `LOUPE_REDACT` paths set, renders a root store's initial state once (the rendering
+  /// is thrown away), so that the session's ``RedactedTexts`` knows the values those paths
+  /// hide before any of them changes: texts derived from them are scrubbed from the start.
+  func noteRedactedValues(in initialState: Any) {
+    let options = bus.renderOptions
+    guard !options.redactedPaths.isEmpty else { return }
+    _ = ValueRenderer.render(initialState, options: options)
+  }
+
   // MARK: Lifecycle events
 
   func emitCreated(_ node: StoreNode) {

@@ -12,7 +12,7 @@ extension RuntimeBase {
   /// Returns the bytes the changes hold (for the snapshot policy).
   func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) -> Int {
     // The differ hands each change's path over as components too: nothing is parsed back.
-    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options)
+    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true)
     let bytes = changes.isEmpty ? 0 : EventMemory.size(of: changes)
     if root.longestChildPath == 0 && newNodes.isEmpty {
       // No child stores: every change is the root's, at the path it has.

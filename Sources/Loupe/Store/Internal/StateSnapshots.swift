@@ -14,9 +14,10 @@ extension RuntimeBase {
   /// which it is taken (`nil` for the initial state, or a store's first snapshot for a sink
   /// attached after it was created).
   func emitSnapshot(cause: Int?) {
-    let state = ValueRenderer.render(rootStateBox, options: bus.renderOptions)
+    let (state, shape) = ValueRenderer.renderWithShape(rootStateBox, options: bus.renderOptions)
     snapshots = SnapshotSchedule(epoch: bus.attachmentCount)
-    bus.emit(.stateSnapshot(StateSnapshot(store: root.id, cause: cause, state: state, truncated: RenderMarker.showsCut(state))))
+    bus.emit(.stateSnapshot(StateSnapshot(
+      store: root.id, cause: cause, state: state, truncated: RenderMarker.showsCut(state), shape: shape.nonEmpty)))
   }
 
   /// Before an action is reported (with a sink attached): a snapshot first when a sink was

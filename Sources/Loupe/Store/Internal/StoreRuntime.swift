@@ -69,6 +69,7 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     let id = name ?? "\(typeName)#\(directory.nextIndex(for: typeName))"
     let active = bus.isActive
     makeRoot(id: id, typeName: typeName, active: active)
+    if active { noteRedactedValues(in: initialState) }
     let walker = ChildWalker(runtime: self, isInitial: true, active: active, options: .default, oldRootState: { initialState })
     reducer.walkChildren(of: initialState, walker: walker)
     hasScopeOperators = walker.sawDeclarer
@@ -135,9 +136,11 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       snapshotIfMissed()
       let label = pending.label ?? pending.action
       source = bus.located(pending.source)
+      let (value, shape) = ValueRenderer.renderWithShape(label, options: options)
       entrySeq = bus.emit(.actionReceived(ActionReceived(
-        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: ValueRenderer.render(label, options: options),
-        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source)))
+        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: value,
+        origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source,
+        shape: shape.nonEmpty)))
     }
     let context = ReductionContext(
       runtime: self, entry: pending.entry, entrySeq: entrySeq, entrySource: source, active: active, options: options)

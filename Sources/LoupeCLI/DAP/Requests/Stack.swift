@@ -87,12 +87,12 @@ extension DAPSession {
       case .actionReceived(let action) = model.event(at: actionIndex).payload
     {
       var rows = [
-        DAPVariable(name: "action", value: action.action),
+        DAPVariable(name: "action", value: ActionText.text(action)),
         DAPVariable(name: "seq", value: "#\(model.event(at: actionIndex).seq)"),
         DAPVariable(name: "origin", value: action.origin == .effect ? "effect \(action.effect.map(String.init) ?? "?")" : action.origin.rawValue),
       ]
       if let source = action.source { rows.append(DAPVariable(name: "source", value: source.description)) }
-      rows.append(DAPScopes.variable(named: "value", action.value, store: nil, path: nil, references: &references))
+      rows.append(DAPScopes.variable(named: "value", action.value, shape: action.shape, store: nil, path: nil, references: &references))
       scopes.append(.object(DAPScopes.scope("Action", references.add(.list(rows)), named: rows.count)))
     }
     let eventReference = references.add(.value(model.eventJSON(at: frame.index), store: nil, path: nil))

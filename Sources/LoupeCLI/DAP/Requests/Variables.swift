@@ -68,7 +68,7 @@ extension DAPSession {
       throw DAPError(.notAvailable, "\(store) has no state recorded at #\(model.event(at: index).seq).")
     }
     let path = try Self.parsePath(expression)
-    guard let value = StateReconstruction.navigate(state.value, path.components) else {
+    guard let value = StateRebuilder.value(in: state.value, at: path) else {
       throw DAPError(.notAvailable, "\(store) has no '\(expression)' at #\(model.event(at: index).seq).")
     }
     let row = DAPScopes.variable(named: expression, value, store: store, path: path, references: &references)

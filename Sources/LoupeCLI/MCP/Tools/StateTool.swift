@@ -46,7 +46,7 @@ enum StateTool: LoupeTool {
     } catch {
       throw .invalidArguments("'path': \(error.message). Paths look like count, pages[id: 2].title, rows[3], settings[\"theme\"].")
     }
-    let (value, approximate, at) = try session.model.read { model throws(ToolFailure) in
+    let (value, approximate, at, shape) = try session.model.read { model throws(ToolFailure) in
       let position = try model.position(at: arguments.int("at"), session: session.id)
       let at = model.seq(at: position)
       let alive = model.stores(at: position)
@@ -70,7 +70,7 @@ enum StateTool: LoupeTool {
         }
         value = child
       }
-      return (value, state.approximate, at)
+      return (value, state.approximate, at, state.shape?.descending(path.components, positionsHold: false))
     }
     let (summary, elided) = box.budget.summarize(value, at: path)
     let subject = path.isRoot ? "State of \(store)" : "\(store) \(path)"
@@ -78,7 +78,7 @@ enum StateTool: LoupeTool {
     if approximate {
       text += "(Approximate: rebuilt from changes without a full snapshot, so only the parts that changes wrote are known.)\n"
     }
-    text += ValueTree.render(summary) + "\n"
+    text += ValueTree.render(summary, shape: shape) + "\n"
     if !elided.isEmpty {
       text += "Left out (ask loupe_state with one of these paths):\n"
       for elision in elided.prefix(box.budget.listLimit) {

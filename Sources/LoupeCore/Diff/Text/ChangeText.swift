@@ -2,14 +2,15 @@
 ///
 /// One line per value: `−` for what was there, `+` for what is there now (U+2212 MINUS SIGN
 /// and `+`, as TCA prints diffs), then the path (`@self` for the whole state) and the value
-/// in ``ValueText`` form:
+/// in ``ValueText`` form (Swift-like where the change carries the shapes of its values):
 ///
 /// ```
 ///   − count: 1
 ///   + count: 2
 ///   + todos[id: 3] (at 2): {id: 3, title: "Milk", isDone: false}
 ///   − todos[id: 1]: {id: 1, title: "Eggs", isDone: true}
-///   + destination: {edit: {id: 3}}
+///   − mode: .idle
+///   + mode: .loading(progress: 0.5)
 /// ```
 ///
 /// A `replace` prints both lines, an `insert` the `+` line (with `(at N)` for an element
@@ -23,17 +24,19 @@ public enum ChangeText {
     lines.reserveCapacity(changes.count * 2)
     for change in changes {
       let path = change.path.isEmpty ? "@self" : change.path
-      func value(_ json: JSON?) -> String { ValueText.compact(json ?? .null, maxLength: maxValueLength) }
+      func value(_ json: JSON?, _ shape: ValueShape?) -> String {
+        ValueText.compact(json ?? .null, shape: shape, maxLength: maxValueLength)
+      }
       switch change.op {
       case .replace:
-        if let old = change.old { lines.append("\(indent)− \(path): \(value(old))") }
-        lines.append("\(indent)+ \(path): \(value(change.new))")
+        if let old = change.old { lines.append("\(indent)− \(path): \(value(old, change.oldShape))") }
+        lines.append("\(indent)+ \(path): \(value(change.new, change.newShape))")
       case .insert:
         var position = ""
         if let index = change.index, isIdentified(change.path) { position = " (at \(index))" }
-        lines.append("\(indent)+ \(path)\(position): \(value(change.new))")
+        lines.append("\(indent)+ \(path)\(position): \(value(change.new, change.newShape))")
       case .remove:
-        lines.append("\(indent)− \(path): \(value(change.old))")
+        lines.append("\(indent)− \(path): \(value(change.old, change.oldShape))")
       }
       // A change a cap cut short (protocol/values.md): its values may not show it.
       if change.truncated { lines[lines.count - 1] += " (truncated)" }

@@ -12,7 +12,7 @@ extension ArraySlice: BuiltinRenderable {
 /// An identified array renders as a plain array of its elements, in order.
 extension IdentifiedArray: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON {
-    renderer.renderElements(_chunks.lazy.flatMap(\.elements), count: _ids.count)
+    renderer.renderElements(self, count: _ids.count)
   }
 }
 

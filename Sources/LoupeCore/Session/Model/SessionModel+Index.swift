@@ -265,13 +265,7 @@ extension SessionModel {
   // MARK: - Binary search
 
   static func firstPosition(in list: [Int32], after index: Int) -> Int {
-    var low = 0
-    var high = list.count
-    while low < high {
-      let mid = (low + high) / 2
-      if Int(list[mid]) <= index { low = mid + 1 } else { high = mid }
-    }
-    return low
+    StateIndex.firstPosition(in: list, after: index)
   }
 
   static func last(in list: [Int32], atOrBefore index: Int) -> Int? {

@@ -39,13 +39,14 @@ public struct StateRebuilder: Sendable {
   /// Applies `event` if it is a `state.snapshot` or a `state.changed`; ignores anything else.
   public mutating func apply(_ event: Event) {
     if let snapshot = Self.snapshot(in: event) {
-      roots[snapshot.store] = RebuiltState(value: snapshot.state, approximate: snapshot.truncated)
+      roots[snapshot.store] = RebuiltState(snapshot)
       snapshotted.insert(snapshot.store)
     } else if case .stateChanged(let e) = event.payload {
       let root = Self.rootStore(of: e.store)
       var state = roots[root] ?? RebuiltState(value: .object([:]), approximate: true)
       roots[root] = nil  // edit in place, no copy of the tree
-      Self.applyChanges(of: e, to: &state.value, approximate: &state.approximate, placing: !snapshotted.contains(root))
+      Self.applyChanges(
+        of: e, to: &state.value, approximate: &state.approximate, shape: &state.shape, placing: !snapshotted.contains(root))
       roots[root] = state
     }
   }
@@ -68,7 +69,9 @@ public struct StateRebuilder: Sendable {
     case .stateSnapshot(let e): return e
     case .unknown(snapshotKind, let fields):
       guard let store = fields["store"]?.stringValue, let state = fields["state"] else { return nil }
-      return StateSnapshot(store: store, cause: fields["cause"]?.intValue, state: state, truncated: fields["truncated"]?.boolValue == true)
+      return StateSnapshot(
+        store: store, cause: fields["cause"]?.intValue, state: state, truncated: fields["truncated"]?.boolValue == true,
+        shape: fields["shape"].flatMap(ValueShape.init(json:))?.nonEmpty)
     default: return nil
     }
   }
@@ -76,6 +79,15 @@ public struct StateRebuilder: Sendable {
   /// Applies the changes of `event` (of any store of the root whose state `value` is).
   /// `placing`: there was no snapshot, so a change whose containers are missing makes them.
   public static func applyChanges(of event: StateChanged, to value: inout JSON, approximate: inout Bool, placing: Bool = false) {
+    var shape: ValueShape?
+    applyChanges(of: event, to: &value, approximate: &approximate, shape: &shape, placing: placing)
+  }
+
+  /// ``applyChanges(of:to:approximate:placing:)``, adding the shapes of the values the
+  /// changes write to `shape` (see ``ValueShape/merge(_:at:)``).
+  public static func applyChanges(
+    of event: StateChanged, to value: inout JSON, approximate: inout Bool, shape: inout ValueShape?, placing: Bool = false
+  ) {
     guard let prefix = scopePath(of: event.store) else {
       approximate = true
       return
@@ -90,6 +102,11 @@ public struct StateRebuilder: Sendable {
           continue
         }
         change.path = StatePath(prefix.components + inner.components).description
+      }
+      if let newShape = change.newShape, let path = try? StatePath(parsing: change.path) {
+        var merged = shape ?? ValueShape()
+        merged.merge(newShape, at: path)
+        shape = merged.nonEmpty
       }
       do {
         try change.apply(to: &value)
@@ -112,7 +129,7 @@ public struct StateRebuilder: Sendable {
   static func scoped(_ root: RebuiltState, store: String) -> RebuiltState? {
     guard let path = scopePath(of: store) else { return nil }
     guard let value = value(in: root.value, at: path) else { return nil }
-    return RebuiltState(value: value, approximate: root.approximate)
+    return RebuiltState(value: value, approximate: root.approximate, shape: root.shape?.descending(path.components, positionsHold: false))
   }
 
   /// `AppFeature#1` for `AppFeature#1/pages[id: 2]/detail`.
@@ -144,13 +161,24 @@ public struct StateRebuilder: Sendable {
 public struct RebuiltState: Sendable, Hashable {
   public var value: JSON
   public var approximate: Bool
-  public init(value: JSON, approximate: Bool) {
+  /// Where the value's enum cases and tuples are, as its snapshot and the changes since said
+  /// (``ValueShape/merge(_:at:)``); `nil` when they said nothing (traces before shapes).
+  public var shape: ValueShape?
+  public init(value: JSON, approximate: Bool, shape: ValueShape? = nil) {
     self.value = value
     self.approximate = approximate
+    self.shape = shape
+  }
+
+  /// The state a snapshot gives.
+  init(_ snapshot: StateSnapshot) {
+    self.init(value: snapshot.state, approximate: snapshot.truncated, shape: snapshot.shape.flatMap { ValueShape().merging($0, at: .root) })
   }
 
   /// The value at `path` (relative to this state), keeping the approximate flag.
   public func at(_ path: StatePath) -> RebuiltState? {
-    StateRebuilder.value(in: value, at: path).map { RebuiltState(value: $0, approximate: approximate) }
+    StateRebuilder.value(in: value, at: path).map {
+      RebuiltState(value: $0, approximate: approximate, shape: shape?.descending(path.components, positionsHold: false))
+    }
   }
 }

@@ -1,0 +1,324 @@
+/// The elements of an ``IdentifiedArray`` in order, in a tree of two levels: pages of chunks
+/// of elements. Every page and chunk is a reference shared between copies of the array until
+/// one of them writes to it, and then only that one is copied.
+///
+/// So a copy kept while an action runs (as Loupe keeps the state before an action to diff
+/// it) costs an element change one chunk (≤ ``chunkLimit`` elements), one page (≤
+/// ``pageLimit`` references) and the list of pages (one reference per ~4,096 elements), never
+/// the other elements; an insert or a removal changes one chunk and shifts no element. The
+/// diff and `==` compare chunks and pages by reference and look only inside those that
+/// differ (``differingRanges(from:)``, ``sharedEnds(with:)``): what an action wrote, not the
+/// array's length.
+///
+/// Chunks fill to ``chunkFill`` elements when appended to and split past ``chunkLimit``;
+/// pages likewise with ``pageFill`` and ``pageLimit`` chunks. A chunk that shrinks below a
+/// quarter of ``chunkFill`` merges with a neighbour when both fit in one.
+struct IdentifiedArrayStorage<Element> {
+  typealias Chunk = IdentifiedArrayChunk<Element>
+  typealias Page = IdentifiedArrayPage<Element>
+
+  /// Elements a chunk gets by appending; past ``chunkLimit`` a chunk splits in two.
+  static var chunkFill: Int { 64 }
+  static var chunkLimit: Int { 128 }
+  /// Chunks a page gets by appending; past ``pageLimit`` a page splits in two.
+  static var pageFill: Int { 64 }
+  static var pageLimit: Int { 128 }
+
+  var pages: [Page] = []
+  /// `ends[i]` is the number of elements in `pages[0...i]`.
+  var ends: [Int] = []
+
+  init() {}
+
+  /// Chunks of ``chunkFill`` elements in pages of ``pageFill`` chunks.
+  init(_ elements: some Collection<Element>) {
+    var chunks: ContiguousArray<Chunk> = []
+    var chunkEnds: ContiguousArray<Int> = []
+    var index = elements.startIndex
+    var total = 0
+    while index != elements.endIndex {
+      let end = elements.index(index, offsetBy: Self.chunkFill, limitedBy: elements.endIndex) ?? elements.endIndex
+      let chunk = Chunk(ContiguousArray(elements[index..<end]))
+      total += chunk.elements.count
+      chunks.append(chunk)
+      chunkEnds.append((chunkEnds.last ?? 0) + chunk.elements.count)
+      if chunks.count == Self.pageFill {
+        appendPage(chunks, chunkEnds, total: total)
+        chunks = []
+        chunkEnds = []
+      }
+      index = end
+    }
+    if !chunks.isEmpty { appendPage(chunks, chunkEnds, total: total) }
+  }
+
+  private mutating func appendPage(_ chunks: ContiguousArray<Chunk>, _ chunkEnds: ContiguousArray<Int>, total: Int) {
+    pages.append(Page(chunks, chunkEnds))
+    ends.append(total)
+  }
+
+  var count: Int { ends.last ?? 0 }
+
+  // MARK: Finding a position
+
+  /// The page holding `position` (`0 ..< count`), and where that page starts.
+  @inline(__always) func page(of position: Int) -> (index: Int, start: Int) {
+    let index = Self.slot(of: position, in: ends, guess: position >> 12)
+    return (index, index == 0 ? 0 : ends[index - 1])
+  }
+
+  /// The first index of `ends` whose value is past `position`, trying `guess` first (right
+  /// for pages and chunks filled by appending).
+  @inline(__always) static func slot<C: RandomAccessCollection<Int>>(of position: Int, in ends: C, guess: Int) -> Int
+  where C.Index == Int {
+    if guess < ends.count, ends[guess] > position, guess == 0 || ends[guess - 1] <= position { return guess }
+    var low = 0
+    var high = ends.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if ends[middle] > position { high = middle } else { low = middle + 1 }
+    }
+    return low
+  }
+
+  /// The page, chunk and offset in the chunk of `position` (`0 ..< count`).
+  @inline(__always) func locate(_ position: Int) -> (page: Int, chunk: Int, offset: Int) {
+    let (pageIndex, pageStart) = page(of: position)
+    let page = pages[pageIndex]
+    let local = position - pageStart
+    let chunk = Self.slot(of: local, in: page.ends, guess: local >> 6)
+    return (pageIndex, chunk, local - (chunk == 0 ? 0 : page.ends[chunk - 1]))
+  }
+
+  func element(at position: Int) -> Element {
+    let (page, chunk, offset) = locate(position)
+    return pages[page].chunks[chunk].elements[offset]
+  }
+
+  // MARK: Writing
+
+  mutating func set(_ element: Element, at position: Int) {
+    let (page, chunk, offset) = locate(position)
+    uniqueChunk(page, chunk).elements[offset] = element
+  }
+
+  /// Page `index`, copied first if another array shares it.
+  private mutating func uniquePage(_ index: Int) -> Page {
+    if !isKnownUniquelyReferenced(&pages[index]) { pages[index] = pages[index].copy() }
+    return pages[index]
+  }
+
+  /// Chunk `chunk` of page `page`, copied first (with its page) if another array shares it.
+  private mutating func uniqueChunk(_ page: Int, _ chunk: Int) -> Chunk {
+    let page = uniquePage(page)
+    if !isKnownUniquelyReferenced(&page.chunks[chunk]) { page.chunks[chunk] = Chunk(page.chunks[chunk].elements) }
+    return page.chunks[chunk]
+  }
+
+  mutating func append(_ element: Element) {
+    if let last = pages.indices.last {
+      let lastChunk = pages[last].chunks.count - 1
+      if pages[last].chunks[lastChunk].elements.count < Self.chunkFill {
+        uniqueChunk(last, lastChunk).elements.append(element)
+        pages[last].ends[lastChunk] += 1
+        ends[last] += 1
+        return
+      }
+      if pages[last].chunks.count < Self.pageFill {
+        let page = uniquePage(last)
+        page.chunks.append(Chunk([element]))
+        page.ends.append(page.ends[lastChunk] + 1)
+        ends[last] += 1
+        return
+      }
+    }
+    appendPage([Chunk([element])], [1], total: count + 1)
+  }
+
+  /// Inserts `element` at `position` (`0 ... count`): one chunk changes.
+  mutating func insert(_ element: Element, at position: Int) {
+    if position == count { return append(element) }
+    let (pageIndex, chunkIndex, offset) = locate(position)
+    let chunk = uniqueChunk(pageIndex, chunkIndex)
+    chunk.elements.insert(element, at: offset)
+    let page = pages[pageIndex]
+    for index in chunkIndex..<page.ends.count { page.ends[index] += 1 }
+    for index in pageIndex..<ends.count { ends[index] += 1 }
+    if chunk.elements.count > Self.chunkLimit {
+      let half = chunk.elements.count / 2
+      page.chunks.insert(Chunk(ContiguousArray(chunk.elements[half...])), at: chunkIndex + 1)
+      chunk.elements.removeSubrange(half...)
+      page.ends.insert(page.ends[chunkIndex], at: chunkIndex + 1)
+      page.ends[chunkIndex] -= page.chunks[chunkIndex + 1].elements.count
+    }
+    if page.chunks.count > Self.pageLimit {
+      let half = page.chunks.count / 2
+      let before = page.ends[half - 1]
+      let second = Page(ContiguousArray(page.chunks[half...]), ContiguousArray(page.ends[half...].map { $0 - before }))
+      page.chunks.removeSubrange(half...)
+      page.ends.removeSubrange(half...)
+      pages.insert(second, at: pageIndex + 1)
+      ends.insert(ends[pageIndex], at: pageIndex + 1)
+      ends[pageIndex] -= second.ends.last!
+    }
+  }
+
+  /// Removes and returns the element at `position`: one chunk changes (two when it merges).
+  @discardableResult
+  mutating func remove(at position: Int) -> Element {
+    let (pageIndex, chunkIndex, offset) = locate(position)
+    let chunk = uniqueChunk(pageIndex, chunkIndex)
+    let removed = chunk.elements.remove(at: offset)
+    let page = pages[pageIndex]
+    for index in chunkIndex..<page.ends.count { page.ends[index] -= 1 }
+    for index in pageIndex..<ends.count { ends[index] -= 1 }
+    if chunk.elements.isEmpty {
+      page.chunks.remove(at: chunkIndex)
+      page.ends.remove(at: chunkIndex)
+      if page.chunks.isEmpty {
+        pages.remove(at: pageIndex)
+        ends.remove(at: pageIndex)
+      }
+    } else if chunk.elements.count < Self.chunkFill / 4 {
+      // Merge with a neighbour in the same page when both fit in one chunk.
+      for neighbour in [chunkIndex + 1, chunkIndex - 1] where page.chunks.indices.contains(neighbour) {
+        let first = min(chunkIndex, neighbour)
+        let merged = page.chunks[first].elements.count + page.chunks[first + 1].elements.count
+        guard merged <= Self.chunkFill else { continue }
+        page.chunks[first] = Chunk(page.chunks[first].elements + page.chunks[first + 1].elements)
+        page.chunks.remove(at: first + 1)
+        page.ends.remove(at: first)
+        break
+      }
+    }
+    return removed
+  }
+
+  // MARK: Reading in order
+
+  /// The chunks' elements, in order.
+  var chunks: some Sequence<ContiguousArray<Element>> { pages.lazy.flatMap { $0.chunks.lazy.map(\.elements) } }
+
+  var elements: [Element] {
+    var result: [Element] = []
+    result.reserveCapacity(count)
+    for page in pages { for chunk in page.chunks { result.append(contentsOf: chunk.elements) } }
+    return result
+  }
+
+  /// The elements at `range`, in order.
+  func elements(in range: Range<Int>) -> [Element] {
+    guard !range.isEmpty else { return [] }
+    var result: [Element] = []
+    result.reserveCapacity(range.count)
+    var (pageIndex, chunkIndex, offset) = locate(range.lowerBound)
+    while result.count < range.count {
+      let chunk = pages[pageIndex].chunks[chunkIndex].elements
+      let take = min(chunk.count - offset, range.count - result.count)
+      result.append(contentsOf: chunk[offset..<offset + take])
+      offset = 0
+      chunkIndex += 1
+      if chunkIndex == pages[pageIndex].chunks.count {
+        pageIndex += 1
+        chunkIndex = 0
+      }
+    }
+    return result
+  }
+
+  // MARK: Comparing two storages
+
+  /// Whether both hold the very same pages.
+  func isIdentical(to other: Self) -> Bool {
+    ends.count == other.ends.count
+      && Self.refs(pages).withUnsafeBufferPointer { a in
+        Self.refs(other.pages).withUnsafeBufferPointer { b in a.elementsEqual(b, by: ===) }
+      }
+  }
+
+  /// When `other` has the same shape (pages and chunks of the same sizes, as after changes
+  /// in place), the ranges of positions whose chunks are not the very same reference in
+  /// both, in order; else `nil`. Costs one comparison per page, and one per chunk of the
+  /// pages that differ.
+  func differingRanges(from other: Self) -> [Range<Int>]? {
+    guard ends == other.ends else { return nil }
+    var ranges: [Range<Int>] = []
+    for index in pages.indices where pages[index] !== other.pages[index] {
+      let start = index == 0 ? 0 : ends[index - 1]
+      let a = pages[index]
+      let b = other.pages[index]
+      guard a.ends == b.ends else {
+        ranges.append(start..<ends[index])
+        continue
+      }
+      for chunk in a.chunks.indices where a.chunks[chunk] !== b.chunks[chunk] {
+        ranges.append((start + (chunk == 0 ? 0 : a.ends[chunk - 1]))..<(start + a.ends[chunk]))
+      }
+    }
+    return ranges
+  }
+
+  /// How many elements at the start, and at the end, both hold in the very same chunks (so
+  /// they are the same elements): together at most the smaller count.
+  func sharedEnds(with other: Self) -> (prefix: Int, suffix: Int) {
+    var prefix = 0
+    var page = 0
+    while page < pages.count, page < other.pages.count, pages[page] === other.pages[page] {
+      prefix = ends[page]
+      page += 1
+    }
+    if page < pages.count, page < other.pages.count {
+      let (a, b) = (pages[page].chunks, other.pages[page].chunks)
+      var chunk = 0
+      while chunk < a.count, chunk < b.count, a[chunk] === b[chunk] {
+        prefix += a[chunk].elements.count
+        chunk += 1
+      }
+    }
+    var suffix = 0
+    var (pa, pb) = (pages.count - 1, other.pages.count - 1)
+    while pa >= 0, pb >= 0, pages[pa] === other.pages[pb] {
+      suffix += pages[pa].ends.last ?? 0
+      pa -= 1
+      pb -= 1
+    }
+    if pa >= 0, pb >= 0 {
+      let (a, b) = (pages[pa].chunks, other.pages[pb].chunks)
+      var (ca, cb) = (a.count - 1, b.count - 1)
+      while ca >= 0, cb >= 0, a[ca] === b[cb] {
+        suffix += a[ca].elements.count
+        ca -= 1
+        cb -= 1
+      }
+    }
+    let smaller = min(count, other.count)
+    prefix = min(prefix, smaller)
+    return (prefix, min(suffix, smaller - prefix))
+  }
+
+  /// The pages as plain references, compared with no generic metadata to look up.
+  private static func refs(_ pages: [Page]) -> [AnyObject] { unsafeBitCast(pages, to: [AnyObject].self) }
+}
+
+/// A run of an ``IdentifiedArray``'s elements.
+// @unchecked: written only through `IdentifiedArrayStorage`, which copies a chunk before
+// writing when it is not the chunk's only owner.
+final class IdentifiedArrayChunk<Element>: @unchecked Sendable {
+  @exclusivity(unchecked) var elements: ContiguousArray<Element>
+  init(_ elements: ContiguousArray<Element>) { self.elements = elements }
+}
+
+/// A run of an ``IdentifiedArray``'s chunks, with each chunk's end (elements in the chunks
+/// up to it).
+// @unchecked: as for chunks.
+final class IdentifiedArrayPage<Element>: @unchecked Sendable {
+  @exclusivity(unchecked) var chunks: ContiguousArray<IdentifiedArrayChunk<Element>>
+  @exclusivity(unchecked) var ends: ContiguousArray<Int>
+
+  init(_ chunks: ContiguousArray<IdentifiedArrayChunk<Element>>, _ ends: ContiguousArray<Int>) {
+    self.chunks = chunks
+    self.ends = ends
+  }
+
+  func copy() -> IdentifiedArrayPage { IdentifiedArrayPage(chunks, ends) }
+}
