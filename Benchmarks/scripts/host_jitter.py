@@ -159,10 +159,12 @@ def big_filters(path, smoke):
     payload += frame(request("huge", "loupe/subscribe", {"filter": {"kinds": huge}, "history": True}))
     payload += b"".join(frame(request(i + 1, "loupe/subscribe", {"filter": {"kinds": globs}, "history": True}))
                         for i in range(count))
+    start = time.monotonic()
     sock.sendall(payload)
-    for _ in range(count + 2):
-        received.acquire(timeout=120)
+    deadline = start + 600
+    answered = sum(1 for _ in range(count + 2) if received.acquire(timeout=max(0, deadline - time.monotonic())))
     sock.close()
+    return {"answered": answered, "of": count + 2, "answers_s": round(time.monotonic() - start, 1)}
 
 
 def pipelined_subscribes(path, smoke):
@@ -252,6 +254,8 @@ def main():
     root = os.path.join(here, "..", "..")
     parser.add_argument("--examples", default=None, help="loupe-examples to run (default: the main package's release, else debug build)")
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="run the program at this niceness (e.g. -10, as root): other processes' load then disturbs its timer less")
     args = parser.parse_args()
     examples = args.examples or next(
         (p for p in (os.path.join(root, ".build", c, "loupe-examples") for c in ("release", "debug")) if os.access(p, os.X_OK)), None)
@@ -263,11 +267,16 @@ def main():
     path = os.path.join(directory, "probe.sock")
     env = dict(os.environ, LOUPE="unix:" + path, LOUPE_MAX_CLIENTS="600")
     env.pop("LOUPE_RECORD", None)
-    program = subprocess.Popen([examples, "probe", "--hold", "--seconds", "600", "--burst", "10000"],
+    prefix = ["nice", "-n", str(args.nice)] if args.nice else []
+    program = subprocess.Popen(prefix + [examples, "probe", "--hold", "--seconds", "600", "--burst", "10000"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     try:
-        while b"probe: ready" not in program.stdout.readline():
-            pass
+        while True:
+            line = program.stdout.readline()
+            if not line:
+                raise SystemExit("the probe ended before it was ready")
+            if b"probe: ready" in line:
+                break
         watcher = Watcher(path)
         watcher.mark("probe:echo ready", "echo ready")
         watcher.call(request(3, "loupe/mark", {"label": "probe:ticker 10"}))
@@ -301,6 +310,7 @@ def main():
         measure("huge-batch", lambda: {"answered": huge_batch(path, args.smoke)})
         measure("non-reading", lambda: non_reading(path, args.smoke))
         measure("garbage", lambda: garbage(path, args.smoke))
+        measure("none-again", lambda: time.sleep(3))
 
         baseline = results["none"]["worst_ms"] or 0
         for name, result in results.items():
@@ -309,7 +319,7 @@ def main():
         print("pattern                 worst lateness   extra over none", file=sys.stderr)
         for name, result in results.items():
             print("%-22s %10s ms %12s ms  %s" % (name, result["worst_ms"], result["extra_ms"],
-                                                 {k: v for k, v in result.items() if k.startswith("rss") or k in ("answered", "error_answers")}),
+                                                 {k: v for k, v in result.items() if k not in ("worst_ms", "extra_ms", "seconds")}),
                   file=sys.stderr)
         print(json.dumps({"benchmark": "host-jitter", "period_ms": PERIOD_MS, "patterns": results}))
     finally:
