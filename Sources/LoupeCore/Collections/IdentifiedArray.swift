@@ -255,7 +255,7 @@ extension IdentifiedArray: Equatable where Element: Equatable {
       let (prefix, suffix) = lhs._storage.sharedEnds(with: rhs._storage)
       return [prefix..<(lhs.count - suffix)]
     }()
-    for range in ranges where lhs._storage.elements(in: range) != rhs._storage.elements(in: range) { return false }
+    for range in ranges where lhs._storage.run(range) != rhs._storage.run(range) { return false }
     return true
   }
 }

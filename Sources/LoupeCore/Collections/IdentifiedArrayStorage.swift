@@ -214,6 +214,16 @@ struct IdentifiedArrayStorage<Element> {
     return result
   }
 
+  /// The elements at `range`: the very buffer of a chunk when the range is one chunk (as
+  /// ``differingRanges(from:)`` gives them), with no element copied.
+  func run(_ range: Range<Int>) -> ContiguousArray<Element> {
+    guard !range.isEmpty else { return [] }
+    let (page, chunk, offset) = locate(range.lowerBound)
+    let elements = pages[page].chunks[chunk].elements(Element.self)
+    if offset == 0, elements.count == range.count { return elements }
+    return ContiguousArray(self.elements(in: range))
+  }
+
   /// The elements at `range`, in order.
   func elements(in range: Range<Int>) -> [Element] {
     guard !range.isEmpty else { return [] }
