@@ -45,6 +45,7 @@ import Testing
           title: "One"
           count: 2
           isVisible: true
+          mode: .idle
         }
 
         """)
@@ -58,7 +59,7 @@ import Testing
     #expect(json.stderr == "")
     #expect(
       json.stdout
-        == #"{"theme":"dark","settings":{"fontSize":12,"sound":true},"pages":[{"id":1,"title":"One","count":2,"isVisible":true},{"id":2,"title":"Two","count":0,"isVisible":false}],"detail":{"text":"Hi"}}"#
+        == #"{"theme":"dark","settings":{"fontSize":12,"sound":true},"pages":[{"id":1,"title":"One","count":2,"isVisible":true,"mode":"idle"},{"id":2,"title":"Two","count":0,"isVisible":false,"mode":{"playing":{"speed":2,"since":1.5}}}],"detail":{"text":"Hi"}}"#
         + "\n")
     let detail = await loupe("state", states, "--store", "AppFeature#1/detail", "--at", "18", "--format", "json")
     #expect(detail.stdout == #"{"text":"Hi"}"# + "\n")
@@ -67,7 +68,7 @@ import Testing
   @Test func approximateStatesSaySo() async {
     let json = await loupe("state", states, "--store", "AppFeature#1/pages[id: 2]", "--format", "json")
     #expect(json.status == 0)
-    #expect(json.stdout == #"{"id":2,"title":"TTTTTTTTTT… (30 more characters)","count":0,"isVisible":true}"# + "\n")
+    #expect(json.stdout == #"{"id":2,"title":"TTTTTTTTTT… (30 more characters)","count":0,"isVisible":true,"mode":{"playing":{"speed":2,"since":1.5}}}"# + "\n")
     #expect(
       json.stderr
         == "warning: the state is approximate: rebuilt from state.snapshot #22, but it or a change after it was cut short by a size cap (truncated) or did not apply: parts may be missing or stale\n"

@@ -149,3 +149,38 @@ import Testing
     #expect(mirror.displayStyle == .collection && mirror.children.count == 1)
   }
 }
+
+/// A filter with many wildcard patterns remembers each text's verdict: the same verdicts as
+/// checking every pattern, whatever the order and past its memory's capacity.
+@Suite struct GlobSetVerdictTests {
+  @Test func rememberedVerdictsEqualCheckedOnes() {
+    let globs = (0..<1_000).map { Glob("Kind\($0).*") } + [Glob("state.*"), Glob("*.finished")]
+    let set = GlobSet(globs)
+    let texts = ["state.changed", "effect.finished", "mark", "Kind7.x", "Kind70", "Kind999.", "kind7.x", "state."]
+    for round in 0..<3 {
+      for text in texts {
+        #expect(set.matches(text) == globs.contains { $0.matches(text) }, "\(text), round \(round)")
+      }
+    }
+    // Past the capacity the memory starts over, and answers stay right.
+    let few = [Glob("a*"), Glob("*b"), Glob("c?"), Glob("*d*"), Glob("text-1*")]
+    let small = GlobSet(few)
+    for index in 0..<(GlobVerdicts.capacity + 10) { _ = small.matches("text-\(index)") }
+    for text in ["ab", "xb", "cd", "c", "text-12", "text-2", "adb"] {
+      #expect(small.matches(text) == few.contains { $0.matches(text) }, "\(text) after the reset")
+    }
+  }
+
+  @Test func aCompiledFilterWithManyPatternsAgreesWithTheFilter() {
+    let filter = EventFilter(kinds: (0..<500).map { Glob("x\($0)*") } + [Glob("mark")], stores: (0..<10).map { Glob("S\($0)#*") })
+    let compiled = CompiledEventFilter(filter)
+    let events = [
+      Event(seq: 1, time: 1, payload: .mark(Mark(label: "m"))),
+      Event(seq: 2, time: 2, payload: .storeCreated(StoreCreated(store: "S3#1", type: "S", parent: nil, identity: "i"))),
+      Event(seq: 3, time: 3, payload: .storeCreated(StoreCreated(store: "T#1", type: "T", parent: nil, identity: "i"))),
+    ]
+    for _ in 0..<2 {
+      #expect(events.map(compiled.matches) == events.map(filter.matches))
+    }
+  }
+}

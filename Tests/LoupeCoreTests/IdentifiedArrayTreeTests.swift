@@ -63,8 +63,8 @@ import Testing
     #expect(storage.pages.count > 1)
     for page in storage.pages {
       #expect(page.chunks.count <= IdentifiedArrayStorage<Int>.pageLimit)
-      #expect(page.chunks.allSatisfy { !$0.elements.isEmpty && $0.elements.count <= IdentifiedArrayStorage<Int>.chunkLimit })
-      #expect(page.ends == ContiguousArray(page.chunks.map(\.elements.count).reduce(into: []) { $0.append(($0.last ?? 0) + $1) }))
+      #expect(page.chunks.allSatisfy { $0.count(Int.self) > 0 && $0.count(Int.self) <= IdentifiedArrayStorage<Int>.chunkLimit })
+      #expect(page.ends == ContiguousArray(page.chunks.map { $0.count(Int.self) }.reduce(into: []) { $0.append(($0.last ?? 0) + $1) }))
     }
     // Emptied to nothing and refilled.
     while !model.isEmpty {

@@ -12,7 +12,7 @@ import LoupeCore
 
   @Test func withAndWithoutAShape() {
     #expect(
-      ValueTree.render(Self.state, shape: Self.shape, width: 40, expandingRoot: true) == """
+      ValueTree.render(Self.state, shape: Self.shape, width: 60, expandingRoot: true) == """
         {
           query: "pay"
           mode: .loading(progress: 0.5)
@@ -24,7 +24,7 @@ import LoupeCore
         }
         """)
     #expect(
-      ValueTree.render(Self.state, width: 40) == """
+      ValueTree.render(Self.state, width: 60) == """
         {
           query: "pay"
           mode: {loading: {progress: 0.5}}
@@ -44,19 +44,25 @@ import LoupeCore
   @Test func aCaseOrTupleTooWideIsSpread() {
     let mode: JSON = ["loading": ["progress": 0.5, "file": "a-rather-long-file-name.txt"]]
     #expect(
-      ValueTree.render(mode, shape: ValueShape(enums: [""], tuples: ["loading"]), width: 30) == """
+      ValueTree.render(mode, shape: ValueShape(enums: [""], tuples: ["loading"]), width: 30, cuttingLongValues: false) == """
         .loading(
           progress: 0.5
           file: "a-rather-long-file-name.txt"
         )
         """)
     #expect(
-      ValueTree.render([1, "a-rather-long-file-name.txt"], shape: ValueShape(tuples: [""]), width: 20) == """
+      ValueTree.render([1, "a-rather-long-file-name.txt"], shape: ValueShape(tuples: [""]), width: 20, cuttingLongValues: false) == """
         (
           1
           "a-rather-long-file-name.txt"
         )
         """)
+  }
+
+  @Test func longValuesAreCutForABudgetOnly() {
+    let long = JSON.string(String(repeating: "x", count: 50))
+    #expect(ValueTree.render(["s": long], width: 30) == "{\n  s: \"xxxxxxxxxxxxxxxxxxxxxxx…\n}")
+    #expect(ValueTree.render(["s": long], width: 30, cuttingLongValues: false) == "{\n  s: \(long.jsonText)\n}")
   }
 
   @Test func aLongArrayIsNotWrittenOutToMeasureIt() {

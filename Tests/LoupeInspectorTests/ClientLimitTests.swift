@@ -61,6 +61,40 @@ import Testing
     #expect(await probe.waitForExit() == 0)
   }
 
+  /// Regression: each connection, even one that never sent a byte, cost about 2 MB (a
+  /// 20,000-event ring allocated before any subscribe), and the memory stayed after they left:
+  /// 200 idle connections took a program from 27 MB to 440 MB. Now a connection holds no
+  /// events of its own (about 40 KB: its two threads and buffers; BENCHMARKS.md measures 500).
+  /// The bounds are far from both, so a busy machine does not matter.
+  @Test func idleConnectionsCostLittleAndTheMemoryIsNotKept() async throws {
+    let probe = try await Probe.Listening.start(environment: ["LOUPE_MAX_CLIENTS": "300"])
+    let watcher = try await probe.connect()
+    _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
+    func residentKB() async throws -> Int {
+      Int(try await mark("probe:rss", on: watcher, until: "probe:rss kB=").split(separator: "=").last ?? "") ?? -1
+    }
+    let before = try await residentKB()
+    var idle: [Int32] = []
+    defer { for fd in idle { close(fd) } }
+    for _ in 0..<200 { idle.append(try UnixSocket.connect(to: probe.socketPath)) }
+    // A client connected after them is served once the program has taken them all.
+    let last = try await probe.connect()
+    #expect(try await last.send(StoresRequest()).count == 1)
+    let with = try await residentKB()
+    #expect(with - before < 100_000, "200 idle connections took \(with - before) kB")
+    for fd in idle { close(fd) }
+    idle = []
+    var after = with
+    for _ in 0..<100 where after - before >= 60_000 {
+      // The program notices the departures on its own threads: ask until it has.
+      try await Task.sleep(for: .milliseconds(50))
+      after = try await residentKB()
+    }
+    #expect(after - before < 60_000, "after 200 idle connections left, \(after - before) kB stayed")
+    watcher.askProbeToExit()
+    #expect(await probe.waitForExit() == 0)
+  }
+
   /// Regression: under `ulimit -n`, idle connections used every descriptor, the program's own
   /// `open` failed, and the accept loop spun on `EMFILE`.
   @Test func clientsNeverTakeTheProgramsLastDescriptors() async throws {

@@ -24,7 +24,10 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
 
   init(path: String, bus: EventBus, capacity: Int, byteCapacity: Int) throws(InspectorError) {
     self.path = path
-    queue = RecordQueue(capacity: capacity, byteCapacity: byteCapacity)
+    // The writer's encoded text (one piece of at most `writeChunk`, in a buffer that may
+    // double past it) and the allocator's slack (freed strings between live ones) are memory
+    // of the same budget: 1 MB of it is left for them (measured: record_queue_memory.py).
+    queue = RecordQueue(capacity: capacity, byteCapacity: max(1, byteCapacity - 4 * TraceWriter.writeChunk))
     do {
       writer = try TraceWriter(
         path: path, header: TraceHeader(program: bus.program, pid: bus.pid, startedAt: bus.startedAt))

@@ -133,13 +133,19 @@ struct StatsReport {
     for (kind, count) in s.kinds.sorted(by: { $0.key < $1.key }) { kinds.append(kind, .int(count)) }
     var warnings = JSONObject()
     for (code, count) in s.warnings.sorted(by: { $0.key < $1.key }) { warnings.append(code, .int(count)) }
-    let trace: JSON = [
+    var trace: JSON = [
       "path": .string(path), "program": .string(header.program), "pid": .int(header.pid),
       "startedAt": .string(header.startedAt), "events": .int(s.events),
       "durationMs": Self.milliseconds((s.lastTime ?? 0) - (s.firstTime ?? 0)), "kinds": .object(kinds),
       "storesCreated": .int(s.storesCreated), "storesDestroyed": .int(s.storesDestroyed), "dropped": .int(s.dropped),
     ]
-    var result: JSONObject = [
+    if s.identities.grouped, case .object(var object) = trace {
+      // Rows are by store shape (`AppFeature#*/pages[id: *]`): more stores than the limit. In
+      // `trace`, so the MCP tool's closed top-level schema still holds.
+      object.append("identityChangesByShape", true)
+      trace = .object(object)
+    }
+    let result: JSONObject = [
       "trace": trace,
       "actions": .array(actionRows.map { ["action": .string($0.0), "count": .int($0.1.count), "reducer": distribution($0.1.reducer)] }),
       "effects": .array(
@@ -171,10 +177,6 @@ struct StatsReport {
         }),
       "warnings": .object(warnings),
     ]
-    if s.identities.grouped {
-      // Rows are by store shape (`AppFeature#*/pages[id: *]`): more stores than the limit.
-      result.append("identityChangesByShape", true)
-    }
     return .object(result)
   }
 }

@@ -216,18 +216,18 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   public func makeIterator() -> Iterator { Iterator(pages: _storage.pages) }
 
   public struct Iterator: IteratorProtocol {
-    let pages: [IdentifiedArrayPage<Element>]
+    let pages: [IdentifiedArrayPage]
     var page = 0
     var chunk = 0
     var elements: ContiguousArray<Element> = []
     var offset = 0
 
-    init(pages: [IdentifiedArrayPage<Element>]) { self.pages = pages }
+    init(pages: [IdentifiedArrayPage]) { self.pages = pages }
 
     public mutating func next() -> Element? {
       while offset == elements.count {
         guard page < pages.count else { return nil }
-        elements = pages[page].chunks[chunk].elements
+        elements = pages[page].chunks[chunk].elements(Element.self)
         offset = 0
         chunk += 1
         if chunk == pages[page].chunks.count {
@@ -255,7 +255,7 @@ extension IdentifiedArray: Equatable where Element: Equatable {
       let (prefix, suffix) = lhs._storage.sharedEnds(with: rhs._storage)
       return [prefix..<(lhs.count - suffix)]
     }()
-    for range in ranges where lhs._storage.elements(in: range) != rhs._storage.elements(in: range) { return false }
+    for range in ranges where lhs._storage.run(range) != rhs._storage.run(range) { return false }
     return true
   }
 }

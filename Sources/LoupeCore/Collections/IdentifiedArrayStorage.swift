@@ -14,8 +14,10 @@
 /// pages likewise with ``pageFill`` and ``pageLimit`` chunks. A chunk that shrinks below a
 /// quarter of ``chunkFill`` merges with a neighbour when both fit in one.
 struct IdentifiedArrayStorage<Element> {
-  typealias Chunk = IdentifiedArrayChunk<Element>
-  typealias Page = IdentifiedArrayPage<Element>
+  // Pages and chunks are not generic (a chunk holds its elements' array as a plain
+  // reference): code that runs generic, as the diff does, looks up no type metadata for them.
+  typealias Chunk = IdentifiedArrayChunk
+  typealias Page = IdentifiedArrayPage
 
   /// Elements a chunk gets by appending; past ``chunkLimit`` a chunk splits in two.
   static var chunkFill: Int { 64 }
@@ -38,10 +40,10 @@ struct IdentifiedArrayStorage<Element> {
     var total = 0
     while index != elements.endIndex {
       let end = elements.index(index, offsetBy: Self.chunkFill, limitedBy: elements.endIndex) ?? elements.endIndex
-      let chunk = Chunk(ContiguousArray(elements[index..<end]))
-      total += chunk.elements.count
-      chunks.append(chunk)
-      chunkEnds.append((chunkEnds.last ?? 0) + chunk.elements.count)
+      let run = ContiguousArray(elements[index..<end])
+      total += run.count
+      chunks.append(Chunk(run))
+      chunkEnds.append((chunkEnds.last ?? 0) + run.count)
       if chunks.count == Self.pageFill {
         appendPage(chunks, chunkEnds, total: total)
         chunks = []
@@ -92,14 +94,14 @@ struct IdentifiedArrayStorage<Element> {
 
   func element(at position: Int) -> Element {
     let (page, chunk, offset) = locate(position)
-    return pages[page].chunks[chunk].elements[offset]
+    return pages[page].chunks[chunk].elements(Element.self)[offset]
   }
 
   // MARK: Writing
 
   mutating func set(_ element: Element, at position: Int) {
     let (page, chunk, offset) = locate(position)
-    uniqueChunk(page, chunk).elements[offset] = element
+    uniqueChunk(page, chunk).modify(Element.self) { $0[offset] = element }
   }
 
   /// Page `index`, copied first if another array shares it.
@@ -111,28 +113,28 @@ struct IdentifiedArrayStorage<Element> {
   /// Chunk `chunk` of page `page`, copied first (with its page) if another array shares it.
   private mutating func uniqueChunk(_ page: Int, _ chunk: Int) -> Chunk {
     let page = uniquePage(page)
-    if !isKnownUniquelyReferenced(&page.chunks[chunk]) { page.chunks[chunk] = Chunk(page.chunks[chunk].elements) }
+    if !isKnownUniquelyReferenced(&page.chunks[chunk]) { page.chunks[chunk] = page.chunks[chunk].copy() }
     return page.chunks[chunk]
   }
 
   mutating func append(_ element: Element) {
     if let last = pages.indices.last {
       let lastChunk = pages[last].chunks.count - 1
-      if pages[last].chunks[lastChunk].elements.count < Self.chunkFill {
-        uniqueChunk(last, lastChunk).elements.append(element)
+      if pages[last].chunks[lastChunk].count(Element.self) < Self.chunkFill {
+        uniqueChunk(last, lastChunk).modify(Element.self) { $0.append(element) }
         pages[last].ends[lastChunk] += 1
         ends[last] += 1
         return
       }
       if pages[last].chunks.count < Self.pageFill {
         let page = uniquePage(last)
-        page.chunks.append(Chunk([element]))
+        page.chunks.append(Chunk(ContiguousArray([element])))
         page.ends.append(page.ends[lastChunk] + 1)
         ends[last] += 1
         return
       }
     }
-    appendPage([Chunk([element])], [1], total: count + 1)
+    appendPage([Chunk(ContiguousArray([element]))], [1], total: count + 1)
   }
 
   /// Inserts `element` at `position` (`0 ... count`): one chunk changes.
@@ -140,16 +142,22 @@ struct IdentifiedArrayStorage<Element> {
     if position == count { return append(element) }
     let (pageIndex, chunkIndex, offset) = locate(position)
     let chunk = uniqueChunk(pageIndex, chunkIndex)
-    chunk.elements.insert(element, at: offset)
+    let size = chunk.modify(Element.self) { elements in
+      elements.insert(element, at: offset)
+      return elements.count
+    }
     let page = pages[pageIndex]
     for index in chunkIndex..<page.ends.count { page.ends[index] += 1 }
     for index in pageIndex..<ends.count { ends[index] += 1 }
-    if chunk.elements.count > Self.chunkLimit {
-      let half = chunk.elements.count / 2
-      page.chunks.insert(Chunk(ContiguousArray(chunk.elements[half...])), at: chunkIndex + 1)
-      chunk.elements.removeSubrange(half...)
+    if size > Self.chunkLimit {
+      let half = size / 2
+      let second = chunk.modify(Element.self) { elements in
+        defer { elements.removeSubrange(half...) }
+        return ContiguousArray(elements[half...])
+      }
+      page.chunks.insert(Chunk(second), at: chunkIndex + 1)
       page.ends.insert(page.ends[chunkIndex], at: chunkIndex + 1)
-      page.ends[chunkIndex] -= page.chunks[chunkIndex + 1].elements.count
+      page.ends[chunkIndex] -= second.count
     }
     if page.chunks.count > Self.pageLimit {
       let half = page.chunks.count / 2
@@ -168,24 +176,24 @@ struct IdentifiedArrayStorage<Element> {
   mutating func remove(at position: Int) -> Element {
     let (pageIndex, chunkIndex, offset) = locate(position)
     let chunk = uniqueChunk(pageIndex, chunkIndex)
-    let removed = chunk.elements.remove(at: offset)
+    let (removed, size) = chunk.modify(Element.self) { elements in (elements.remove(at: offset), elements.count) }
     let page = pages[pageIndex]
     for index in chunkIndex..<page.ends.count { page.ends[index] -= 1 }
     for index in pageIndex..<ends.count { ends[index] -= 1 }
-    if chunk.elements.isEmpty {
+    if size == 0 {
       page.chunks.remove(at: chunkIndex)
       page.ends.remove(at: chunkIndex)
       if page.chunks.isEmpty {
         pages.remove(at: pageIndex)
         ends.remove(at: pageIndex)
       }
-    } else if chunk.elements.count < Self.chunkFill / 4 {
+    } else if size < Self.chunkFill / 4 {
       // Merge with a neighbour in the same page when both fit in one chunk.
       for neighbour in [chunkIndex + 1, chunkIndex - 1] where page.chunks.indices.contains(neighbour) {
         let first = min(chunkIndex, neighbour)
-        let merged = page.chunks[first].elements.count + page.chunks[first + 1].elements.count
-        guard merged <= Self.chunkFill else { continue }
-        page.chunks[first] = Chunk(page.chunks[first].elements + page.chunks[first + 1].elements)
+        let (a, b) = (page.chunks[first].elements(Element.self), page.chunks[first + 1].elements(Element.self))
+        guard a.count + b.count <= Self.chunkFill else { continue }
+        page.chunks[first] = Chunk(a + b)
         page.chunks.remove(at: first + 1)
         page.ends.remove(at: first)
         break
@@ -197,13 +205,23 @@ struct IdentifiedArrayStorage<Element> {
   // MARK: Reading in order
 
   /// The chunks' elements, in order.
-  var chunks: some Sequence<ContiguousArray<Element>> { pages.lazy.flatMap { $0.chunks.lazy.map(\.elements) } }
+  var chunks: some Sequence<ContiguousArray<Element>> { pages.lazy.flatMap { $0.chunks.lazy.map { $0.elements(Element.self) } } }
 
   var elements: [Element] {
     var result: [Element] = []
     result.reserveCapacity(count)
-    for page in pages { for chunk in page.chunks { result.append(contentsOf: chunk.elements) } }
+    for page in pages { for chunk in page.chunks { result.append(contentsOf: chunk.elements(Element.self)) } }
     return result
+  }
+
+  /// The elements at `range`: the very buffer of a chunk when the range is one chunk (as
+  /// ``differingRanges(from:)`` gives them), with no element copied.
+  func run(_ range: Range<Int>) -> ContiguousArray<Element> {
+    guard !range.isEmpty else { return [] }
+    let (page, chunk, offset) = locate(range.lowerBound)
+    let elements = pages[page].chunks[chunk].elements(Element.self)
+    if offset == 0, elements.count == range.count { return elements }
+    return ContiguousArray(self.elements(in: range))
   }
 
   /// The elements at `range`, in order.
@@ -213,7 +231,7 @@ struct IdentifiedArrayStorage<Element> {
     result.reserveCapacity(range.count)
     var (pageIndex, chunkIndex, offset) = locate(range.lowerBound)
     while result.count < range.count {
-      let chunk = pages[pageIndex].chunks[chunkIndex].elements
+      let chunk = pages[pageIndex].chunks[chunkIndex].elements(Element.self)
       let take = min(chunk.count - offset, range.count - result.count)
       result.append(contentsOf: chunk[offset..<offset + take])
       offset = 0
@@ -271,7 +289,7 @@ struct IdentifiedArrayStorage<Element> {
       let (a, b) = (pages[page].chunks, other.pages[page].chunks)
       var chunk = 0
       while chunk < a.count, chunk < b.count, a[chunk] === b[chunk] {
-        prefix += a[chunk].elements.count
+        prefix += a[chunk].count(Element.self)
         chunk += 1
       }
     }
@@ -286,7 +304,7 @@ struct IdentifiedArrayStorage<Element> {
       let (a, b) = (pages[pa].chunks, other.pages[pb].chunks)
       var (ca, cb) = (a.count - 1, b.count - 1)
       while ca >= 0, cb >= 0, a[ca] === b[cb] {
-        suffix += a[ca].elements.count
+        suffix += a[ca].count(Element.self)
         ca -= 1
         cb -= 1
       }
@@ -300,22 +318,52 @@ struct IdentifiedArrayStorage<Element> {
   private static func refs(_ pages: [Page]) -> [AnyObject] { unsafeBitCast(pages, to: [AnyObject].self) }
 }
 
-/// A run of an ``IdentifiedArray``'s elements.
+/// A run of an ``IdentifiedArray``'s elements: a `ContiguousArray` of the array's element
+/// type, held as the plain reference to its buffer that it is, so that neither chunks nor
+/// pages are generic types.
 // @unchecked: written only through `IdentifiedArrayStorage`, which copies a chunk before
 // writing when it is not the chunk's only owner.
-final class IdentifiedArrayChunk<Element>: @unchecked Sendable {
-  @exclusivity(unchecked) var elements: ContiguousArray<Element>
-  init(_ elements: ContiguousArray<Element>) { self.elements = elements }
+final class IdentifiedArrayChunk: @unchecked Sendable {
+  @exclusivity(unchecked) private var buffer: AnyObject
+
+  init<Element>(_ elements: ContiguousArray<Element>) { buffer = unsafeBitCast(elements, to: AnyObject.self) }
+
+  /// The elements, of the type they were stored with.
+  @inline(__always) func elements<Element>(_: Element.Type) -> ContiguousArray<Element> {
+    unsafeBitCast(buffer, to: ContiguousArray<Element>.self)
+  }
+
+  @inline(__always) func count<Element>(_: Element.Type) -> Int { elements(Element.self).count }
+
+  /// Changes the elements in place: the chunk lets go of its buffer meanwhile, so that the
+  /// buffer is not copied when nothing else shares it.
+  @inline(__always) func modify<Element, R>(_: Element.Type, _ body: (inout ContiguousArray<Element>) -> R) -> R {
+    var elements = unsafeBitCast(buffer, to: ContiguousArray<Element>.self)
+    buffer = Self.empty
+    defer { buffer = unsafeBitCast(elements, to: AnyObject.self) }
+    return body(&elements)
+  }
+
+  /// A chunk of its own sharing this one's buffer (copied when either writes to it).
+  func copy() -> IdentifiedArrayChunk {
+    let chunk = IdentifiedArrayChunk(ContiguousArray<Int>())
+    chunk.buffer = buffer
+    return chunk
+  }
+
+  /// The empty array's storage, which arrays of every element type share. `unsafe`: it is the
+  /// runtime's immutable empty-array singleton, never written through.
+  nonisolated(unsafe) private static let empty: AnyObject = unsafeBitCast(ContiguousArray<Int>(), to: AnyObject.self)
 }
 
 /// A run of an ``IdentifiedArray``'s chunks, with each chunk's end (elements in the chunks
 /// up to it).
 // @unchecked: as for chunks.
-final class IdentifiedArrayPage<Element>: @unchecked Sendable {
-  @exclusivity(unchecked) var chunks: ContiguousArray<IdentifiedArrayChunk<Element>>
+final class IdentifiedArrayPage: @unchecked Sendable {
+  @exclusivity(unchecked) var chunks: ContiguousArray<IdentifiedArrayChunk>
   @exclusivity(unchecked) var ends: ContiguousArray<Int>
 
-  init(_ chunks: ContiguousArray<IdentifiedArrayChunk<Element>>, _ ends: ContiguousArray<Int>) {
+  init(_ chunks: ContiguousArray<IdentifiedArrayChunk>, _ ends: ContiguousArray<Int>) {
     self.chunks = chunks
     self.ends = ends
   }

@@ -91,8 +91,8 @@ extension Differ {
     if sameOrder || old._ids == new._ids, let ranges = old._storage.differingRanges(from: new._storage) {
       let same = Reflection.sameness(E.self)
       for range in ranges {
-        let a = old._storage.elements(in: range)
-        let b = new._storage.elements(in: range)
+        let a = old._storage.run(range)
+        let b = new._storage.run(range)
         for offset in a.indices where !same(a[offset], b[offset]) {
           let position = range.lowerBound + offset
           push(.id(Renderer.renderKey(old._ids[position], options: options)))

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An ``EventFilter`` prepared once for checking many events: each field's patterns without
 /// wildcards go into a set (one hash lookup however many there are), the others stay globs.
 ///
@@ -39,16 +41,46 @@ package struct CompiledEventFilter: Sendable {
 }
 
 /// Globs checked together: literal patterns by one set lookup, wildcard patterns in turn.
+///
+/// With many wildcard patterns, each text's verdict is remembered: the texts a filter sees
+/// repeat (a dozen kinds, a few stores, the actions of a feature), so a 1,000-glob filter
+/// costs one lookup per event after the first of each text, not 1,000 matches. At most
+/// ``GlobVerdicts/capacity`` texts are remembered (then the memory starts over).
 package struct GlobSet: Sendable {
   private let literals: Set<String>
   private let patterns: [Glob]
+  private let verdicts: GlobVerdicts?
 
   package init(_ globs: [Glob]) {
     literals = Set(globs.compactMap(\.literal))
     patterns = globs.filter { $0.literal == nil }
+    verdicts = patterns.count > 4 ? GlobVerdicts() : nil
   }
 
   package func matches(_ text: String) -> Bool {
-    literals.contains(text) || patterns.contains { $0.matches(text) }
+    if literals.contains(text) { return true }
+    guard !patterns.isEmpty else { return false }
+    guard let verdicts else { return patterns.contains { $0.matches(text) } }
+    if let known = verdicts.verdict(for: text) { return known }
+    let verdict = patterns.contains { $0.matches(text) }
+    verdicts.remember(verdict, for: text)
+    return verdict
+  }
+}
+
+/// The verdicts of a ``GlobSet`` on the texts it has seen (a filter is read by its client's
+/// threads, so they are behind a lock).
+package final class GlobVerdicts: Sendable {
+  /// Most texts remembered.
+  package static let capacity = 4_096
+  private let known = Mutex<[String: Bool]>([:])
+
+  func verdict(for text: String) -> Bool? { known.withLock { $0[text] } }
+
+  func remember(_ verdict: Bool, for text: String) {
+    known.withLock { known in
+      if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
+      known[text] = verdict
+    }
   }
 }

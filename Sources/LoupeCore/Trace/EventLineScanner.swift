@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A fast check of one event line that builds nothing: it validates the JSON syntax (strict
 /// RFC 8259, UTF-8 included) and notes where the top-level `kind`, `store` and `action`
 /// strings are, so a reader can filter lines by them without decoding the event.
@@ -197,12 +205,10 @@ struct EventLineScanner {
     return key
   }
 
+  @inline(__always)
   static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, equal text: StaticString) -> Bool {
     guard range.count == text.utf8CodeUnitCount else { return false }
-    return text.withUTF8Buffer { expected in
-      for j in 0..<range.count where bytes[range.lowerBound + j] != expected[j] { return false }
-      return true
-    }
+    return range.isEmpty || memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
   }
 
   private mutating func literal(_ text: StaticString) -> Bool {

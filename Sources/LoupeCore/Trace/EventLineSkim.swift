@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A quick look at the first top-level members of an event line, to throw it away when a filter
 /// rules it out by its `kind`, `store` or `action`, before anything validates or decodes it.
 ///
@@ -70,7 +78,7 @@ struct EventLineSkim {
 
   private mutating func expect(_ text: StaticString) -> Bool {
     let count = text.utf8CodeUnitCount
-    guard bytes.count - i >= count, EventLineScanner.bytes(bytes, i..<(i + count), equal: text) else { return false }
+    guard bytes.count - i >= count, memcmp(bytes.baseAddress! + i, text.utf8Start, count) == 0 else { return false }
     i += count
     return true
   }

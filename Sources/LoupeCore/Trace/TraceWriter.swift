@@ -107,7 +107,7 @@ public final class TraceWriter: Sendable {
   }
 
   /// The most encoded bytes ``appendPrefix(_:)`` holds before writing them.
-  static let writeChunk = 256 << 10
+  public static let writeChunk = 256 << 10
 
   /// Appends one line of already-encoded event JSON (as received on the wire), unchanged.
   ///
