@@ -22,6 +22,9 @@ struct ShapeCollector {
   private var frames: [Frame] = []
   /// While positive, nothing is collected (a set re-renders an element it already saw).
   private var suspended = 0
+  /// The value itself is a case (every action is): kept as a flag, so the common shape
+  /// `{"enums": [""]}` is one shared value and costs no allocation.
+  private var rootIsEnum = false
 
   private struct Frame {
     var outer: Lists
@@ -37,7 +40,11 @@ struct ShapeCollector {
     self.origin = origin
   }
 
-  var shape: ValueShape { ValueShape(enums: enums, tuples: tuples) }
+  var shape: ValueShape {
+    guard rootIsEnum else { return ValueShape(enums: enums, tuples: tuples) }
+    if enums.isEmpty && tuples.isEmpty { return .rootEnum }
+    return ValueShape(enums: [""] + enums, tuples: tuples)
+  }
 
   mutating func suspend() { suspended += 1 }
   mutating func resume() { suspended -= 1 }
@@ -45,6 +52,11 @@ struct ShapeCollector {
   /// The value at `path` is an enum case or a tuple.
   mutating func mark(_ mark: Mark, at path: PathStack) {
     guard suspended == 0 else { return }
+    // The root is visited first, before any collection: "" leads the list.
+    if mark == .enumCase, frames.isEmpty, path.count == origin, enums.isEmpty {
+      rootIsEnum = true
+      return
+    }
     let text = Self.text(path.components, from: origin)
     switch mark {
     case .enumCase: enums.append(text)

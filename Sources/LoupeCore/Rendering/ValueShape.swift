@@ -50,8 +50,24 @@ public struct ValueShape: Sendable, Hashable {
   }
 
   public func encode(into w: inout JSONWriter) {
-    w.value(json)
+    w.beginObject()
+    if !enums.isEmpty {
+      w.key("enums")
+      w.beginArray()
+      for path in enums { w.string(path) }
+      w.endArray()
+    }
+    if !tuples.isEmpty {
+      w.key("tuples")
+      w.beginArray()
+      for path in tuples { w.string(path) }
+      w.endArray()
+    }
+    w.endObject()
   }
+
+  /// The shape of a value that is a case and holds no other case or tuple (most actions).
+  static let rootEnum = ValueShape(enums: [""])
 
   /// Reads the wire form; `nil` when `json` is not an object whose `enums` and `tuples`
   /// (each optional) are arrays of strings.
