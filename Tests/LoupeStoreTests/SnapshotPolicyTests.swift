@@ -63,29 +63,30 @@ import Testing
   }
 
   @Test func changesPastTheByteThresholdTriggerASnapshotBeforeTheActionCount() {
-    // Each append inserts a 4,000-character string: 64 (a change) + 24 + 4,000 + 32 (its
-    // value) = 4,120 bytes; 254 of them hold 1,046,480 bytes, 255 hold 1,050,600 ≥ 1 MiB.
+    // Each append inserts a 4,000-character string: 64 (a change) + 24 + 4,000 + 48 (its
+    // value, ``EventMemory``) = 4,136 bytes; 253 of them hold 1,046,408 bytes, 254 hold
+    // 1,050,544 ≥ 1 MiB.
     let (bus, recorder) = makeSession(snapshots: .default)
     let store = Store(initialState: Lines.State(), bus: bus) { Lines() }
     let line = String(repeating: "x", count: 4_000)
-    for _ in 0..<254 { store.send(.append(line)) }
+    for _ in 0..<253 { store.send(.append(line)) }
     #expect(snapshots(recorder).count == 1)
     store.send(.append(line))
     let all = snapshots(recorder)
     #expect(all.count == 2)
     #expect(all.last?.cause == seqOfLastAction(recorder))
-    #expect(all.last?.state["lines"]?.arrayValue?.count == 255)
+    #expect(all.last?.state["lines"]?.arrayValue?.count == 254)
     #expect(all.last?.truncated == false)
   }
 
   @Test func aSmallerPolicyCountsBytesExactly() {
     // `text` from "" to "abcdefghijklmnopq" (17 bytes, kept out of line): 64 (a change) + 24
-    // (the old value) + 24 + 17 + 32 (the new one) = 161 bytes; back to "": 161 bytes again.
-    let (bus, recorder) = makeSession(snapshots: SnapshotPolicy(actions: 0, bytes: 323))
+    // (the old value) + 24 + 17 + 48 (the new one) = 177 bytes; back to "": 177 bytes again.
+    let (bus, recorder) = makeSession(snapshots: SnapshotPolicy(actions: 0, bytes: 355))
     let store = Store(initialState: Lines.State(), bus: bus) { Lines() }
     store.send(.setText("abcdefghijklmnopq"))
     store.send(.setText(""))
-    #expect(snapshots(recorder).count == 1, "322 bytes: one short of the threshold")
+    #expect(snapshots(recorder).count == 1, "354 bytes: one short of the threshold")
     store.send(.setText("abcdefghijklmnopq"))
     #expect(snapshots(recorder).count == 2)
     store.send(.setText(""))
