@@ -113,7 +113,7 @@ struct StateCommand: Command {
           context.stdout.line(context.style.apply(.yellow, "(approximate: \(query.approximation(of: id, atSeq: seq)))"))
         }
         let shape = states.shape(of: id, atSeq: seq, path: statePath)
-        context.stdout.line(ValueTree.render(state.value, shape: shape, width: Self.width, expandingRoot: true, cuttingLongValues: false))
+        context.stdout.line(ValueTree.render(state.value, shape: shape, width: Self.width, expandingRoot: statePath.isRoot, cuttingLongValues: false))
       }
     }
     context.stdout.flush()
