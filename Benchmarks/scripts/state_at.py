@@ -6,8 +6,9 @@ generated with a `state.snapshot` of the root store every 1,000 of its tree's ac
 §10's default policy; `--snapshot-every`). Then a release `loupe state` is run R times
 (default 5; smoke 1) for each of several moments — near the start, the middle, the end, and
 the end without `--at` — for the root store and for one of its scoped stores, each under
-`/usr/bin/time -v` for its wall time and peak resident memory. Output: JSON with the median
-wall time (milliseconds) and the largest peak RSS (MB) of each question, and the trace's size.
+`/usr/bin/time -v` for its wall time, CPU time (user + system) and peak resident memory.
+Output: JSON with the median wall and CPU times (milliseconds) and the largest peak RSS (MB) of
+each question, and the trace's size.
 """
 
 import json
@@ -25,15 +26,18 @@ def extra(parser):
 
 
 def timed(loupe, arguments):
-    """(wall ms, peak RSS MB, stdout bytes) of one `loupe` run under /usr/bin/time -v."""
+    """(wall ms, CPU ms, peak RSS MB, stdout bytes) of one `loupe` run under /usr/bin/time -v."""
     completed = subprocess.run(["/usr/bin/time", "-v", loupe] + arguments, capture_output=True)
     if completed.returncode != 0:
         benchlib.fail(f"loupe {' '.join(arguments)}: {completed.stderr.decode(errors='replace')[-800:]}")
     report = completed.stderr.decode(errors="replace")
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", report)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report)
+    user = float(re.search(r"User time \(seconds\): ([\d.]+)", report).group(1))
+    system = float(re.search(r"System time \(seconds\): ([\d.]+)", report).group(1))
     hours, minutes, seconds = int(wall.group(1) or 0), int(wall.group(2)), float(wall.group(3))
-    return (hours * 3600 + minutes * 60 + seconds) * 1000, int(rss.group(1)) / 1024, len(completed.stdout)
+    wall_ms = (hours * 3600 + minutes * 60 + seconds) * 1000
+    return wall_ms, (user + system) * 1000, int(rss.group(1)) / 1024, len(completed.stdout)
 
 
 def main():
@@ -56,14 +60,16 @@ def main():
         }
         results = {}
         for name, arguments in questions.items():
-            walls, peaks = [], []
+            walls, cpus, peaks = [], [], []
             for _ in range(runs):
-                wall, peak, printed = timed(args.loupe, ["state", trace, "--format", "json"] + arguments)
+                wall, cpu, peak, printed = timed(args.loupe, ["state", trace, "--format", "json"] + arguments)
                 walls.append(wall)
+                cpus.append(cpu)
                 peaks.append(peak)
-            results[name] = {"medianMs": benchlib.median(walls), "maxMs": max(walls), "peakRSSMB": max(peaks), "outputBytes": printed}
-            benchlib.log(f"  {name}: median {results[name]['medianMs']:.0f} ms, slowest {max(walls):.0f} ms, "
-                         f"peak RSS {max(peaks):.1f} MB, {printed:,} bytes printed")
+            results[name] = {"medianMs": benchlib.median(walls), "maxMs": max(walls), "medianCPUMs": benchlib.median(cpus),
+                             "peakRSSMB": max(peaks), "outputBytes": printed}
+            benchlib.log(f"  {name}: median {results[name]['medianMs']:.0f} ms wall ({results[name]['medianCPUMs']:.0f} ms CPU), "
+                         f"slowest {max(walls):.0f} ms, peak RSS {max(peaks):.1f} MB, {printed:,} bytes printed")
         benchlib.emit_result({"events": events, "traceMB": size_mb, "snapshotEvery": args.snapshot_every, "runs": runs,
                               "questions": results, "machine": benchlib.machine()})
 

@@ -14,8 +14,8 @@ struct StateCommand: Command {
       from a snapshot or change that a size cap cut short, or from a trace without \
       snapshots, is marked approximate.
 
-      Reads the trace once without decoding its events, then reads back only the snapshot \
-      and the changes it applies: on a trace of any size a state costs a fraction of a second.
+      Reads the trace once up to --at without decoding its events, then reads back only the \
+      snapshot and the changes it applies.
       """,
     usage: "FILE --store GLOB [--at SEQ] [--path PATH] [--format text|json]",
     arguments: [PositionalSpec(name: "FILE", help: "The trace file to read (a file: it is read back by offset).")],
@@ -113,7 +113,7 @@ struct StateCommand: Command {
           context.stdout.line(context.style.apply(.yellow, "(approximate: \(query.approximation(of: id, atSeq: seq)))"))
         }
         let shape = states.shape(of: id, atSeq: seq, path: statePath)
-        context.stdout.line(ValueTree.render(state.value, shape: shape, width: Self.width, expandingRoot: true, cuttingLongValues: false))
+        context.stdout.line(ValueTree.render(state.value, shape: shape, width: Self.width, expandingRoot: statePath.isRoot, cuttingLongValues: false))
       }
     }
     context.stdout.flush()

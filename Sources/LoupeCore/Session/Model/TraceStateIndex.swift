@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The state of any store at any `seq` of a trace file, for readers that need states only
 /// (`loupe state`, `loupe replay`'s `loupe/state`), without indexing every event.
 ///
@@ -90,6 +98,11 @@ public final class TraceStateIndex {
   /// A line read by its prefix: only state and store events matter.
   private func add(_ prefix: EventLinePrefix, _ bytes: ArraySlice<UInt8>, offset: Int) {
     let kind = bytes.withUnsafeBufferPointer { line -> Kept? in
+      // Most lines are of other kinds: `state.*` and `store.*` are the only ones with `s` first
+      // and `t` second, and 13 to 15 bytes long.
+      guard prefix.kind.count >= 13, prefix.kind.count <= 15, line[prefix.kind.lowerBound] == UInt8(ascii: "s"),
+        line[prefix.kind.lowerBound + 1] == UInt8(ascii: "t")
+      else { return nil }
       if EventLinePrefix.bytes(line, prefix.kind, equal: "state.changed") { return .change }
       if EventLinePrefix.bytes(line, prefix.kind, equal: "state.snapshot") { return .snapshot }
       if EventLinePrefix.bytes(line, prefix.kind, equal: "store.created") || EventLinePrefix.bytes(line, prefix.kind, equal: "store.destroyed") {
@@ -103,9 +116,21 @@ public final class TraceStateIndex {
       if let event = try? Event(jsonText: bytes) { add(event, offset: offset, length: bytes.count) }
       return
     }
-    let store = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
-    keep(kind, store: store, seq: prefix.seq, offset: offset, length: bytes.count)
+    // Consecutive events are often of one store: compare its bytes before making a string.
+    let same = bytes.withUnsafeBufferPointer { line in
+      lastStoreBytes.count == range.count
+        && lastStoreBytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, line.baseAddress! + range.lowerBound, range.count) == 0 }
+    }
+    if !same {
+      lastStoreBytes = Array(bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound])
+      lastStoreName = String(decoding: lastStoreBytes, as: UTF8.self)
+    }
+    keep(kind, store: lastStoreName, seq: prefix.seq, offset: offset, length: bytes.count)
   }
+
+  /// The last store id read from a line's prefix, and its bytes (empty: none yet).
+  private var lastStoreBytes: [UInt8] = []
+  private var lastStoreName = ""
 
   /// A decoded event (a line the prefix could not read, or a lifecycle event).
   private func add(_ event: Event, offset: Int, length: Int) {
