@@ -29,4 +29,7 @@ fi
 bin="$(swift build --package-path Benchmarks --show-bin-path)"
 echo "Benchmarks package built in $((SECONDS - start))s"
 "$bin/loupe-bench" --smoke
+# The host-jitter script runs against the main package's debug loupe-examples (built by
+# .ci/run): smoke sizes, every pattern once, numbers meaningless.
+python3 Benchmarks/scripts/host_jitter.py --smoke --examples .build/debug/loupe-examples >/dev/null
 echo "benchmarks smoke: $((SECONDS - start))s in all"

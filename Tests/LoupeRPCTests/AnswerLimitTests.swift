@@ -60,11 +60,13 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
   /// 5.5 MB frame) used to close the connection of a client that reads, with no answer.
   @Test func aHugeBatchIsAnsweredWithinTheLimitNotCutOff() async throws {
     let (serverFD, clientFD) = socketPair()
-    let connection = try Connection(input: serverFD, output: serverFD, options: .init(maxQueuedBytes: 16 << 20))
+    // The limit is small (so is the work: a debug build on a busy machine does it well within
+    // the time limit); the mechanism is the same at the default's 16 MB.
+    let connection = try Connection(input: serverFD, output: serverFD, options: .init(maxQueuedBytes: 2 << 20))
     ServerSession.serve(TestHandler(), on: connection)
     let initialize = FrameEncoder.frame(Message.request(id: "init", method: "initialize", params: [:]).body)
-    // 20 000 answers of 1 kB each: 20 MB, over the 8 MB answer limit (half the 16 MB queue).
-    let batch = "[" + (0..<20_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"test/kilobyte"}"# }.joined(separator: ",") + "]"
+    // 2 000 answers of 1 kB each: 2 MB, over the 1 MB answer limit (half the 2 MB queue).
+    let batch = "[" + (0..<2_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"test/kilobyte"}"# }.joined(separator: ",") + "]"
     let body = await onOwnThread { () -> [UInt8]? in
       let writer = Thread { writeAll(clientFD, initialize + FrameEncoder.frame(Array(batch.utf8))) }
       writer.start()
@@ -73,11 +75,11 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
     }
     close(clientFD)
     let answers = try #require(body.flatMap { try? JSONParser.parse($0) }?.arrayValue)
-    #expect((body?.count ?? 0) <= 8 << 20)
-    #expect(answers.count == 20_000)
+    #expect((body?.count ?? 0) <= 1 << 20)
+    #expect(answers.count == 2_000)
     #expect(answers.enumerated().allSatisfy { $0.element["id"]?.intValue == $0.offset }, "in request order")
     let answered = answers.prefix { $0["result"] != nil }.count
-    #expect(answered > 1_000)
+    #expect(answered > 100)
     #expect(answers.dropFirst(answered).allSatisfy { $0["error"]?["code"] == -32603 })
   }
 }

@@ -16,11 +16,11 @@ public final class EventBus: Sendable {
     var sinks: [any EventSink] = []
     var seq = 0
     var started = false
-    var directory: (any StoreDirectory)?
     var options = RenderOptions.default
   }
 
   private let state = Mutex(State())
+  private let storeDirectory = Mutex<(any StoreDirectory)?>(nil)
   private let active = Atomic<Bool>(false)
   private let effectIDs = Atomic<Int>(0)
   private let sourcePaths = Atomic<Bool>(true)
@@ -126,10 +126,12 @@ public final class EventBus: Sendable {
     effectIDs.add(1, ordering: .relaxed).newValue
   }
 
-  /// The runtime's store directory, for `loupe/stores` and `loupe/state`.
+  /// The runtime's store directory, for `loupe/stores` and `loupe/state`. Behind a lock of
+  /// its own: clients ask for it on their threads (100,000 times in one batch, maybe), and
+  /// must never make ``emit(_:)`` wait.
   public var directory: (any StoreDirectory)? {
-    get { state.withLock { $0.directory } }
-    set { state.withLock { $0.directory = newValue } }
+    get { storeDirectory.withLock { $0 } }
+    set { storeDirectory.withLock { $0 = newValue } }
   }
 
   /// Whether `source` locations in events keep their `path` (the `#filePath`). `true` by

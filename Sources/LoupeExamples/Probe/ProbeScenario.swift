@@ -17,9 +17,9 @@ import Loupe
 /// | `probe:echo TEXT` | mark `echo TEXT`, once every earlier command has run |
 /// | `probe:exit` | mark `probe:bye`, then exit (status 0, or `--exit-status`) |
 ///
-/// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`), `--secret
-/// TEXT` (first run a second store full of TEXT, see ``VaultFeature``),
-/// `--seconds S` (the longest it lives, default 60), `--exit-status N` (the status it exits
+/// Options: `--burst N` (ticks at startup), `--hold` (stay until `probe:exit`), `--secret TEXT`
+/// (first run a second store full of TEXT, see ``VaultFeature``), `--seconds S` (the longest it
+/// lives, default 600: beyond any test's time limit), `--exit-status N` (the status it exits
 /// with), `--also-listen PATH` (a Unix socket besides what `LOUPE` says), `--client SOCKET`
 /// (be a client instead, see ``ProbeClient``).
 /// Once the inspector is up it writes `probe: ready` to fd 1 (stderr under `LOUPE=stdio`), so
@@ -29,7 +29,7 @@ public enum ProbeScenario {
   public static func main(_ arguments: [String]) -> Never {
     var burst = 0
     var hold = false
-    var seconds = 60.0
+    var seconds = 600.0
     var alsoListen: String?
     var exitStatus: Int32 = 0
     var secret: String?
