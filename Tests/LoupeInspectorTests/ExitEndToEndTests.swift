@@ -42,7 +42,7 @@ import Testing
 
   @Test func theAnswerToTheRequestThatEndsTheProgramIsWritten() async throws {
     for _ in 0..<3 {
-      let client = try Probe.launchStdio(["--hold"])
+      let client = try await Probe.launchStdioReady(["--hold"])
       var reader = EventReader(client)
       _ = try await client.initialize(clientName: "tests")
       _ = try await client.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))

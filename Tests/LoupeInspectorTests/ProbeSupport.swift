@@ -35,6 +35,21 @@ enum Probe {
 
   static let devNull = FileHandle(forWritingAtPath: "/dev/null")
 
+  /// ``launchStdio(_:environment:stderr:)``, returning once the probe has said `probe: ready`
+  /// (on its stderr under `LOUPE=stdio`): its command sink is attached only after its store
+  /// (and so the inspector) exists, and a `probe:` mark sent before then would be lost — a
+  /// race a slow machine (or ThreadSanitizer) wins. The rest of its stderr is drained on a
+  /// thread of its own.
+  static func launchStdioReady(_ arguments: [String], environment: [String: String] = [:]) async throws -> LoupeClient {
+    let stderr = Pipe()
+    let client = try launchStdio(arguments, environment: environment, stderr: stderr.fileHandleForWriting)
+    try stderr.fileHandleForWriting.close()
+    try await waitForLine("probe: ready", in: stderr.fileHandleForReading)
+    let rest = stderr.fileHandleForReading
+    Thread { while !rest.availableData.isEmpty {} }.start()
+    return client
+  }
+
   /// A probe with `LOUPE=unix:PATH`, started and ready (it said so on stdout).
   final class Listening: Sendable {
     let process: Process

@@ -95,7 +95,7 @@ import Testing
   }
 
   @Test func requestsAfterShutdownAreInvalid() async throws {
-    let client = try Probe.launchStdio(["--hold"])
+    let client = try await Probe.launchStdioReady(["--hold"])
     _ = try await client.initialize(clientName: "tests")
     _ = try await client.send(ShutdownRequest())
     await #expect(throws: ClientError.response(.invalidRequest("Server is shut down: only 'exit' is accepted"))) {
@@ -173,7 +173,7 @@ import Testing
   }
 
   @Test func eventsQueuedAtExitAreFlushed() async throws {
-    let client = try Probe.launchStdio(["--hold"])
+    let client = try await Probe.launchStdioReady(["--hold"])
     var reader = EventReader(client)
     _ = try await client.initialize(clientName: "tests")
     _ = try await client.subscribe(SubscribeRequest(history: true))
@@ -190,7 +190,7 @@ import Testing
     let socket = Probe.temporaryPath("sock")
     let trace = Probe.temporaryPath("loupe")
     defer { try? FileManager.default.removeItem(atPath: trace) }
-    let client = try Probe.launchStdio(["--hold", "--also-listen", socket], environment: ["LOUPE_RECORD": trace])
+    let client = try await Probe.launchStdioReady(["--hold", "--also-listen", socket], environment: ["LOUPE_RECORD": trace])
     let program = try #require(client.program)
     var reader = EventReader(client)
     _ = try await client.initialize(clientName: "doomed")
