@@ -103,18 +103,18 @@ class TraceTests(unittest.TestCase):
         a.ok("continue", {"threadId": 1})
         first = a.event("stopped")
         self.assertEqual(first["reason"], "function breakpoint")
-        self.assertIn("#10 action.received PageFeature#2: PageFeature.Action.onAppear", first["text"])
+        self.assertIn("#14 action.received PageFeature#2: PageFeature.Action.onAppear", first["text"])
         thread = first["threadId"]
 
-        a.ok("stepIn", {"threadId": thread})  # what #10 caused: its timer starts
-        self.assertIn("#11 effect.started PageFeature#2", a.event("stopped")["text"])
+        a.ok("stepIn", {"threadId": thread})  # what #14 caused: its timer starts
+        self.assertIn("#15 effect.started PageFeature#2", a.event("stopped")["text"])
         a.ok("stepOut", {"threadId": thread})  # back to its cause
-        self.assertIn("#10 action.received", a.event("stopped")["text"])
+        self.assertIn("#14 action.received", a.event("stopped")["text"])
         a.ok("next", {"threadId": thread})  # PageFeature#2's next action
         nxt = a.event("stopped")["text"]
         self.assertRegex(nxt, r"^#\d+ action.received PageFeature#2: ")
         a.ok("stepBack", {"threadId": thread})
-        self.assertIn("#10 action.received", a.event("stopped")["text"])
+        self.assertIn("#14 action.received", a.event("stopped")["text"])
         a.ok("goto", {"threadId": thread, "targetId": 40})
         self.assertTrue(a.event("stopped")["text"].startswith("#40 "))
         a.ok("reverseContinue", {"threadId": thread})
@@ -154,7 +154,7 @@ class TraceTests(unittest.TestCase):
         stop = a.event("stopped")
         frame = a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"][0]
         scopes = {s["name"]: s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"]}
-        self.assertEqual(set(scopes), {"State (approximate)", "Action", "Event", "Changes", "Effects"})
+        self.assertEqual(set(scopes), {"State", "Action", "Event", "Changes", "Effects"})
         action = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": scopes["Action"]["variablesReference"]})["variables"]}
         self.assertEqual(action["action"], "PageFeature.Action.timerTicked")
         self.assertTrue(action["origin"].startswith("effect "))
