@@ -160,7 +160,7 @@ class TraceTests(unittest.TestCase):
         self.assertTrue(action["origin"].startswith("effect "))
         self.assertRegex(action["source"], r"PageFeature.swift:\d+$")
         # The state after the action: the tick's change comes with the next event.
-        state = a.ok("variables", {"variablesReference": scopes["State (approximate)"]["variablesReference"]})["variables"]
+        state = a.ok("variables", {"variablesReference": scopes["State"]["variablesReference"]})["variables"]
         self.assertIn("isSelected", [v["name"] for v in state])
         changes = a.ok("variables", {"variablesReference": scopes["Changes"]["variablesReference"]})["variables"]
         self.assertEqual(changes[0]["name"], "count")
