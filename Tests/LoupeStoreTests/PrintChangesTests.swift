@@ -41,6 +41,24 @@ import Testing
     #expect(store.storeID == "Counter#1")
   }
 
+  /// A `private` feature (common in a SwiftUI file) is named by its own name, not the
+  /// runtime's `(unknown context at $…)` or `(HiddenTally in _5E3…)` spelling.
+  @Test func aPrivateFeatureIsNamedByItsOwnName() {
+    let printed = Printed()
+    let (bus, _) = makeSession()
+    let store = Store(initialState: HiddenTally.State(), bus: bus) { HiddenTally()._printChanges(printed.printer) }
+    store.send(.bump)
+    #expect(printed.all == [
+      """
+      received action: HiddenTally.Action.bump
+      HiddenTally: _n changed.
+        − n: 0
+        + n: 1
+      """,
+    ])
+    #expect(store.storeID == "HiddenTally#1")
+  }
+
   @Test func enumsPrintAsSwift() {
     let printed = Printed()
     let (bus, _) = makeSession()
@@ -121,6 +139,17 @@ struct PlayerList: Reducer {
       case .rename(let title):
         state.title = title
       }
+      return .none
+    }
+  }
+}
+
+private struct HiddenTally: Reducer {
+  struct State: Equatable { var n = 0 }
+  enum Action: Equatable { case bump }
+  var body: some Reducer<State, Action> {
+    Reduce { state, _ in
+      state.n += 1
       return .none
     }
   }

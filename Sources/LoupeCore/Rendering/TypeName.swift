@@ -5,10 +5,10 @@ import Synchronization
 /// `MyApp.PageFeature.Action` → `PageFeature.Action`,
 /// `MyApp.Box<Swift.Int>.Action` → `Box<Int>.Action`,
 /// a type declared inside a function → its own name.
-enum TypeName {
+package enum TypeName {
   private static let cache = Mutex<[ObjectIdentifier: String]>([:])
 
-  static func of(_ type: Any.Type) -> String {
+  package static func of(_ type: Any.Type) -> String {
     let key = ObjectIdentifier(type)
     if let name = cache.withLock({ $0[key] }) { return name }
     let name = clean(String(reflecting: type))
@@ -18,7 +18,7 @@ enum TypeName {
 
   /// Removes module qualifiers and the runtime's anonymous-context segments from a
   /// `String(reflecting:)` type name.
-  static func clean(_ reflected: String) -> String {
+  package static func clean(_ reflected: String) -> String {
     var text = Substring(reflected)
     var output = ""
     output.reserveCapacity(reflected.utf8.count)

@@ -1,21 +1,10 @@
 /// How types, key paths and cancel ids are named in events.
 enum TypeNames {
-  /// A type's name without its module: `PageFeature`, `AppFeature.State`, `Box<Int>`.
+  /// A type's name as a reader writes it: `PageFeature`, `AppFeature.State`, `Box<Int>`; a
+  /// `private` type keeps its own name (`PlayerList`, not `(PlayerList in _5E3…)`), and a type
+  /// declared inside a function is named by itself (no `(unknown context at $…)`).
   static func name(of type: Any.Type) -> String {
-    dropLeadingModule(String(reflecting: type))
-  }
-
-  static func dropLeadingModule(_ text: String) -> String {
-    var depth = 0
-    for index in text.indices {
-      switch text[index] {
-      case "<", "(", "[": depth += 1
-      case ">", ")", "]": depth -= 1
-      case "." where depth == 0: return String(text[text.index(after: index)...])
-      default: break
-      }
-    }
-    return text
+    TypeName.of(type)
   }
 
   /// The store type name of a root store: the reducer's type, or, for the package's own
