@@ -210,6 +210,29 @@ class TraceTests(unittest.TestCase):
         a.close()
 
 
+    def test_expanded_state_reads_as_swift(self):
+        # The snapshot's shape says where enum cases and tuples are: rows expanded anywhere in
+        # the State scope (and evaluated paths) read `.playing(speed: 2, since: 1.5)`, not JSON.
+        a = open_trace(ROOT / "Tests/LoupeCLITests/Fixtures/state.loupe", stopOnEntry=True)
+        a.ok("configurationDone")
+        a.event("stopped")
+        a.ok("goto", {"threadId": 1, "targetId": 3})
+        stop = a.event("stopped")
+        frame = a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"][0]
+        state = [s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"] if s["name"] == "State"][0]
+        rows = {v["name"]: v for v in a.ok("variables", {"variablesReference": state["variablesReference"]})["variables"]}
+        self.assertEqual(rows["theme"]["value"], ".light")
+        pages = a.ok("variables", {"variablesReference": rows["pages"]["variablesReference"]})["variables"]
+        second = {v["name"]: v for v in a.ok("variables", {"variablesReference": pages[1]["variablesReference"]})["variables"]}
+        self.assertEqual((second["mode"]["value"], second["mode"]["evaluateName"]), (".playing(speed: 2, since: 1.5)", "pages[id: 2].mode"))
+        first = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": pages[0]["variablesReference"]})["variables"]}
+        self.assertEqual((first["mode"], first["title"]), (".idle", '"One"'))
+        evaluated = a.ok("evaluate", {"expression": "pages[id: 2].mode", "frameId": frame["id"]})
+        self.assertEqual(evaluated["result"], ".playing(speed: 2, since: 1.5)")
+        a.ok("disconnect")
+        a.close()
+
+
 class LiveTests(unittest.TestCase):
     def launch(self, **extra):
         a = Adapter()

@@ -11,9 +11,10 @@ struct DAPReferences: Sendable {
 
   /// What a `variablesReference` expands to.
   enum Node: Sendable {
-    /// A value; `store` and `path` when it is part of a store's state (for data breakpoints
-    /// and `evaluateName`).
-    case value(JSON, store: String?, path: StatePath?)
+    /// A value; `shape` where its enum cases and tuples are (so its children read as Swift);
+    /// `store` and `path` when it is part of a store's state (for data breakpoints and
+    /// `evaluateName`).
+    case value(JSON, shape: ValueShape? = nil, store: String?, path: StatePath?)
     /// A list of named children computed up front (scopes like `Changes` and `Effects`).
     case list([DAPVariable])
   }

@@ -77,10 +77,10 @@ enum DAPScopes {
     if let path, !path.components.isEmpty { row.evaluateName = path.description }
     switch value {
     case .object(let object) where !object.isEmpty:
-      row.variablesReference = references.add(.value(value, store: store, path: path))
+      row.variablesReference = references.add(.value(value, shape: shape, store: store, path: path))
       row.namedVariables = object.count
     case .array(let array) where !array.isEmpty:
-      row.variablesReference = references.add(.value(value, store: store, path: path))
+      row.variablesReference = references.add(.value(value, shape: shape, store: store, path: path))
       row.indexedVariables = array.count
     default:
       break

@@ -70,7 +70,7 @@ extension DAPSession {
     let name = try arguments.requiredString("name")
     var target: (store: String, path: StatePath)?
     if let reference = try arguments.int("variablesReference"), reference > 0 {
-      if case .value(let value, let store?, let path?)? = references.node(reference) {
+      if case .value(let value, _, let store?, let path?)? = references.node(reference) {
         switch value {
         case .array(let array):
           if let offset = Int(name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))), array.indices.contains(offset) {

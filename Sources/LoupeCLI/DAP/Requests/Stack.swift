@@ -77,7 +77,7 @@ extension DAPSession {
     var scopes: [JSON] = []
     if let store = event.store ?? threads.store(of: frame.thread) {
       if let state = model.state(of: store, at: frame.index) {
-        let reference = references.add(.value(state.value, store: store, path: StatePath()))
+        let reference = references.add(.value(state.value, shape: state.shape, store: store, path: StatePath()))
         var scope = DAPScopes.scope(state.approximate ? "State (approximate)" : "State", reference, hint: "locals", value: state.value)
         scope["expensive"] = false
         scopes.append(.object(scope))

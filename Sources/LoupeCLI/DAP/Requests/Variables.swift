@@ -16,19 +16,23 @@ extension DAPSession {
     switch node {
     case .list(let list):
       rows = filter == "indexed" ? [] : Array(page(list, start: start, count: count))
-    case .value(.array(let array), let store, let path):
+    case .value(.array(let array), let shape, let store, let path):
       if filter != "named" {
         for offset in page(array.indices, start: start, count: count) {
           let element = array[offset]
-          let childPath = path.map { $0.appending(Self.component(for: element, at: offset)) }
-          rows.append(DAPScopes.variable(named: "[\(offset)]", element, store: store, path: childPath, references: &references))
+          let component = Self.component(for: element, at: offset)
+          let childPath = path.map { $0.appending(component) }
+          let childShape = shape?.descending([component])
+          rows.append(DAPScopes.variable(named: "[\(offset)]", element, shape: childShape, store: store, path: childPath, references: &references))
         }
       }
-    case .value(.object(let object), let store, let path):
+    case .value(.object(let object), let shape, let store, let path):
       if filter != "indexed" {
         for member in page(object.members, start: start, count: count) {
-          let childPath = path.map { $0.appending(Self.component(forKey: member.key)) }
-          rows.append(DAPScopes.variable(named: member.key, member.value, store: store, path: childPath, references: &references))
+          let component = Self.component(forKey: member.key)
+          let childPath = path.map { $0.appending(component) }
+          let childShape = shape?.descending([component])
+          rows.append(DAPScopes.variable(named: member.key, member.value, shape: childShape, store: store, path: childPath, references: &references))
         }
       }
     case .value:
@@ -71,7 +75,8 @@ extension DAPSession {
     guard let value = StateRebuilder.value(in: state.value, at: path) else {
       throw DAPError(.notAvailable, "\(store) has no '\(expression)' at #\(model.event(at: index).seq).")
     }
-    let row = DAPScopes.variable(named: expression, value, store: store, path: path, references: &references)
+    let shape = state.shape?.descending(path.components)
+    let row = DAPScopes.variable(named: expression, value, shape: shape, store: store, path: path, references: &references)
     var body: JSONObject = ["result": .string(row.value), "variablesReference": .int(row.variablesReference), "type": .string(value.typeName)]
     if let named = row.namedVariables { body["namedVariables"] = .int(named) }
     if let indexed = row.indexedVariables { body["indexedVariables"] = .int(indexed) }
