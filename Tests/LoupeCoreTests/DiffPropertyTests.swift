@@ -10,7 +10,7 @@ import Testing
     RenderOptions(maxDepth: 3, maxStringLength: 2),
   ])
   func replayingTheDiffRebuildsTheNewRendering(options: RenderOptions) throws {
-    var rng = PropertyRandom(seed: 0x10_0BE)
+    var rng = SplitMix64(seed: 0x10_0BE)
     for round in 0..<400 {
       let a = Root.random(&rng)
       let b = round % 5 == 0 ? Root.random(&rng) : a.mutated(&rng)
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func childDiffsReplayOnTheRootRendering() throws {
-    var rng = PropertyRandom(seed: 7)
+    var rng = SplitMix64(seed: 7)
     for round in 0..<100 {
       let a = Root.random(&rng)
       var b = a
@@ -52,18 +52,6 @@ import Testing
 
 // MARK: - Generated states
 
-private struct PropertyRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 fileprivate extension RandomNumberGenerator {
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
   mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
@@ -76,7 +64,7 @@ fileprivate extension RandomNumberGenerator {
 private struct Item: Equatable {
   var name: String
   var qty: Int
-  static func random(_ r: inout PropertyRandom) -> Item { Item(name: r.word(), qty: r.int(0...3)) }
+  static func random(_ r: inout SplitMix64) -> Item { Item(name: r.word(), qty: r.int(0...3)) }
 }
 
 private struct Todo: Equatable, Identifiable {
@@ -84,7 +72,7 @@ private struct Todo: Equatable, Identifiable {
   var title: String
   var done: Bool
   var tags: [String]
-  static func random(_ r: inout PropertyRandom, id: Int) -> Todo {
+  static func random(_ r: inout SplitMix64, id: Int) -> Todo {
     Todo(id: id, title: r.word(), done: r.chance(50), tags: r.array(0...3) { $0.word() })
   }
 }
@@ -94,7 +82,7 @@ private struct LooseTodo: Identifiable {
   var id: String
   var note: String?
   var score: Double
-  static func random(_ r: inout PropertyRandom, id: Int) -> LooseTodo {
+  static func random(_ r: inout SplitMix64, id: Int) -> LooseTodo {
     LooseTodo(id: "t\(id)", note: r.chance(50) ? r.word() : nil, score: Double(r.int(0...4)) / 2)
   }
 }
@@ -104,7 +92,7 @@ private enum Phase: Equatable {
   case loading(progress: Int)
   case loaded([Int])
   case failed(String, code: Int)
-  static func random(_ r: inout PropertyRandom) -> Phase {
+  static func random(_ r: inout SplitMix64) -> Phase {
     switch r.int(0...3) {
     case 0: .idle
     case 1: .loading(progress: r.int(0...2))
@@ -119,7 +107,7 @@ private enum LoosePhase {
   case a
   case b(Item)
   case c(x: Int?, y: [String: Int])
-  static func random(_ r: inout PropertyRandom) -> LoosePhase {
+  static func random(_ r: inout SplitMix64) -> LoosePhase {
     switch r.int(0...2) {
     case 0: .a
     case 1: .b(.random(&r))
@@ -139,7 +127,7 @@ private enum ZeroPayload {
   case void(Void)
   case wrapped(Wrapper)
   case plain
-  static func random(_ r: inout PropertyRandom) -> ZeroPayload {
+  static func random(_ r: inout SplitMix64) -> ZeroPayload {
     [.button(.tapped), .empty(Nothing()), .void(()), .wrapped(.inner(.tapped)), .plain][r.int(0...4)]
   }
 }
@@ -149,7 +137,7 @@ private enum MixedZero: Equatable {
   case count(Int)
   case button(Tap)
   case idle
-  static func random(_ r: inout PropertyRandom) -> MixedZero {
+  static func random(_ r: inout SplitMix64) -> MixedZero {
     switch r.int(0...2) {
     case 0: .count(r.int(0...2))
     case 1: .button(.tapped)
@@ -162,7 +150,7 @@ private struct Child: Equatable {
   var label: String
   var values: [Int]
   var flag: Bool?
-  static func random(_ r: inout PropertyRandom) -> Child {
+  static func random(_ r: inout SplitMix64) -> Child {
     Child(label: r.word(), values: r.array(0...5) { $0.int(0...4) }, flag: r.chance(30) ? nil : r.chance(50))
   }
 }
@@ -194,7 +182,7 @@ private struct Root {
   var zeros: [ZeroPayload]
   var mixedZero: MixedZero?
 
-  static func random(_ r: inout PropertyRandom) -> Root {
+  static func random(_ r: inout SplitMix64) -> Root {
     Root(
       count: r.int(0...3), title: r.word(), child: r.chance(40) ? nil : .random(&r), nested: .random(&r),
       items: r.array(0...6) { Item.random(&$0) }, numbers: r.array(0...8) { $0.int(0...5) },
@@ -216,7 +204,7 @@ private struct Root {
   }
 
   /// A few random edits, the way reducers change state.
-  func mutated(_ r: inout PropertyRandom) -> Root {
+  func mutated(_ r: inout SplitMix64) -> Root {
     var s = self
     for _ in 0..<r.int(1...4) {
       switch r.int(0...23) {
@@ -269,14 +257,14 @@ private struct Root {
   }
 }
 
-private func uniqueIDs(_ r: inout PropertyRandom) -> [Int] {
+private func uniqueIDs(_ r: inout SplitMix64) -> [Int] {
   var ids = Array(Set(r.array(0...6) { $0.int(0...9) }))
   ids.sort()
   ids.shuffle(using: &r)
   return ids
 }
 
-private func mutate<T>(_ array: inout [T], _ r: inout PropertyRandom, make: (inout PropertyRandom) -> T) {
+private func mutate<T>(_ array: inout [T], _ r: inout SplitMix64, make: (inout SplitMix64) -> T) {
   switch r.int(0...3) {
   case 0: array.insert(make(&r), at: r.int(0...array.count))
   case 1: if !array.isEmpty { array.remove(at: r.int(0...(array.count - 1))) }
@@ -285,7 +273,7 @@ private func mutate<T>(_ array: inout [T], _ r: inout PropertyRandom, make: (ino
   }
 }
 
-private func randomJSON(_ r: inout PropertyRandom, depth: Int) -> JSON {
+private func randomJSON(_ r: inout SplitMix64, depth: Int) -> JSON {
   switch depth > 2 ? r.int(0...3) : r.int(0...5) {
   case 0: return .null
   case 1: return .int(r.int(0...3))

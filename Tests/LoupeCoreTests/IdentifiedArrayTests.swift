@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test func randomOperationsMatchAnArrayModel() throws {
-    var rng = SplitMix(seed: 42)
+    var rng = SplitMix64(seed: 42)
     var array = IdentifiedArrayOf<Todo>()
     var model: [Todo] = []
     var nextID = 0
@@ -106,17 +106,5 @@ import Testing
     #expect(a.count == 197)
     #expect(a.first?.id == 197)
     #expect(a.index(id: 1) == 196)
-  }
-}
-
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func storageMatchesAnArrayThroughSplitsAndMerges() {
-    var rng = SplitMix(seed: 7)
+    var rng = SplitMix64(seed: 7)
     var storage = IdentifiedArrayStorage(0..<5_000)
     var model = Array(0..<5_000)
     var next = 5_000
@@ -114,7 +114,7 @@ import Testing
   /// Random edits of large arrays: the identified diff equals the plain diff by id of the
   /// same elements (which compares every id and element), and replays exactly.
   @Test func diffMatchesThePlainDiffByID() throws {
-    var rng = SplitMix(seed: 99)
+    var rng = SplitMix64(seed: 99)
     var array = todos(5_000)
     var next = 100_000
     let options = RenderOptions(maxCollectionCount: 100_000)
@@ -158,17 +158,5 @@ import Testing
       if change.truncated { line += " truncated" }
       return line
     }
-  }
-}
-
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -41,13 +41,10 @@ struct DAPCommand: Command {
   init(arguments: ParsedArguments) throws(UsageError) {}
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
-    let input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
-    let output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-    guard input >= 0, output >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout.") }
-    dup2(STDERR_FILENO, STDOUT_FILENO)  // nothing else may write into the protocol stream
+    let stdio = try ProtocolStdio.take()
     let connection: Connection
     do {
-      connection = try Connection(input: input, output: output)
+      connection = try Connection(input: stdio.input, output: stdio.output)
     } catch {
       throw CommandFailure("Cannot serve on stdin/stdout: \(error)")
     }

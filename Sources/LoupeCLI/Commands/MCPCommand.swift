@@ -27,13 +27,10 @@ struct MCPCommand: Command {
   init(arguments: ParsedArguments) throws(UsageError) {}
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
-    let input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
-    let output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-    guard input >= 0, output >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout.") }
-    dup2(STDERR_FILENO, STDOUT_FILENO)  // nothing else may write into the protocol stream
+    let stdio = try ProtocolStdio.take()
     let stderr = context.stderr
     let log: @Sendable (String) -> Void = { line in stderr.line(line) }
-    let channel = LineChannel(input: input, output: output)
+    let channel = LineChannel(input: stdio.input, output: stdio.output)
     let server = MCPServer(tools: ToolBox(sessions: SessionRegistry(), log: log), send: { channel.send($0) }, log: log)
     let ended = AsyncStream<Void>.makeStream()
     // SIGTERM or SIGINT (a client that stops its server that way has left too): end like at

@@ -25,12 +25,7 @@ struct StdioBridge {
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
     let recording = try recordPath.map { path throws(CommandFailure) in try TraceRecording(path: path, stderr: context.stderr) }
-    // Private duplicates of stdin/stdout for the editor's connection; fd 1 then points at
-    // stderr so nothing else can write into the protocol stream.
-    let editorInput = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
-    let editorOutput = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-    guard editorInput >= 0, editorOutput >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout for --stdio.") }
-    dup2(STDERR_FILENO, STDOUT_FILENO)
+    let editorStdio = try ProtocolStdio.take(for: " for --stdio")
 
     // Raw connections on both sides: frames pass through without being decoded into events.
     let program: LaunchedProgram?
@@ -51,7 +46,7 @@ struct StdioBridge {
     }
     let editor: Connection
     do {
-      editor = try Connection(input: editorInput, output: editorOutput)
+      editor = try Connection(input: editorStdio.input, output: editorStdio.output)
     } catch {
       child.close()
       throw CommandFailure("Cannot set up the editor's connection: \(error)")
