@@ -119,17 +119,13 @@ final class EventHub: EventSink, Sendable {
   /// The waker: one thread per hub, started when a client first waits, ended with the hub.
   private func startWakerThread() {
     let signal = wakeSignal
-    let niceness = threadNiceness
-    let thread = Thread { [weak self] in
-      ThreadPriority.lowerCurrentThread(by: niceness)
+    ServiceThread.start(name: "loupe.hub-waker", niceness: threadNiceness) { [weak self] in
       while true {
         signal.wait()
         guard let hub = self else { return }
         hub.wakeWaiting()
       }
     }
-    thread.name = "loupe.hub-waker"
-    thread.start()
   }
 
   private func wakeWaiting() {

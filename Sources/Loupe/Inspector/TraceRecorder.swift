@@ -35,12 +35,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
     } catch {
       throw InspectorError("Cannot record to '\(path)': \(error)")
     }
-    let thread = Thread { [self] in
-      ThreadPriority.lowerCurrentThread(by: threadNiceness)
-      run()
-    }
-    thread.name = "loupe.record"
-    thread.start()
+    ServiceThread.start(name: "loupe.record", niceness: threadNiceness) { [self] in run() }
   }
 
   func receive(_ event: Event) {

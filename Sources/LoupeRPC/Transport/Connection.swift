@@ -162,13 +162,9 @@ public final class Connection: @unchecked Sendable {
     let startsWriter = (!outbox.isEmpty || wakePending) && claimWriterStart()
     condition.unlock()
     if startsWriter { startWriter() }
-    let niceness = options.threadNiceness
-    let reader = Thread { [self] in
-      ThreadPriority.lowerCurrentThread(by: niceness)
+    ServiceThread.start(name: "loupe.reader", niceness: options.threadNiceness) { [self] in
       if readLoop(onFrame: onFrame) == .endOfInput { onEndOfInput?() }
     }
-    reader.name = "loupe.reader"
-    reader.start()
   }
 
   /// Call with the lock held: whether the caller must start the writer (after unlocking,
@@ -180,13 +176,7 @@ public final class Connection: @unchecked Sendable {
   }
 
   private func startWriter() {
-    let niceness = options.threadNiceness
-    let writer = Thread { [self] in
-      ThreadPriority.lowerCurrentThread(by: niceness)
-      writeLoop()
-    }
-    writer.name = "loupe.writer"
-    writer.start()
+    ServiceThread.start(name: "loupe.writer", niceness: options.threadNiceness) { [self] in writeLoop() }
   }
 
   /// Queues one message.

@@ -103,8 +103,7 @@ public final class UnixSocketListener: @unchecked Sendable {
     defer { lock.unlock() }
     guard !closed, !started else { return }
     started = true
-    let thread = Thread { [self] in
-      ThreadPriority.lowerCurrentThread(by: threadNiceness)
+    ServiceThread.start(name: "loupe.accept", niceness: threadNiceness) { [self] in
       var reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
       defer {
         if reserve >= 0 { Posix.closeDescriptor(reserve) }
@@ -140,8 +139,6 @@ public final class UnixSocketListener: @unchecked Sendable {
         guard Posix.sleep(milliseconds: backoff, orWake: wake.read) else { break }
       }
     }
-    thread.name = "loupe.accept"
-    thread.start()
   }
 
   private var isClosed: Bool {
