@@ -41,7 +41,7 @@ import Testing
 
     func count(_ name: String, in threads: [ThreadInfo]) -> Int { threads.count { $0.name == name } }
 
-    @Test(arguments: [nil, "3", "0"] as [String?])
+    @Test(arguments: [nil, "3", "10"] as [String?])
     func theInspectorsThreadsRunBelowTheProgram(threadNice: String?) async throws {
       var environment = ["LOUPE_RECORD": Probe.temporaryPath("loupe")]
       if let threadNice { environment["LOUPE_THREAD_NICE"] = threadNice }
@@ -54,7 +54,7 @@ import Testing
         ["loupe.accept", "loupe.reader", "loupe.writer", "loupe.hub-waker", "loupe.record"].allSatisfy { count($0, in: threads) > 0 }
       }
       let program = try #require(found.first)
-      let levels = threadNice.flatMap(Int.init) ?? 10
+      let levels = threadNice.flatMap(Int.init) ?? 0  // off by default
       let inspectors = found.filter { $0.name.hasPrefix("loupe.") }
       #expect(Set(inspectors.map(\.name)) == ["loupe.accept", "loupe.reader", "loupe.writer", "loupe.hub-waker", "loupe.record"])
       for thread in inspectors {

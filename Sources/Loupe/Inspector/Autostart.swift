@@ -16,7 +16,7 @@ import Foundation
 /// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
 /// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
 /// | `LOUPE_MAX_CLIENTS=N` | the most socket clients served at once (default 32); more are refused with an error |
-/// | `LOUPE_THREAD_NICE=N` | the inspector's own threads run N nice levels below the program's (default 10; 0–19) |
+/// | `LOUPE_THREAD_NICE=N` | the inspector's own threads run N nice levels below the program's (default 0; 0–19) |
 /// | `LOUPE_SNAPSHOT_ACTIONS=N` | a root store's `state.snapshot` every N actions (default 1000; 0: none by count) |
 /// | `LOUPE_SNAPSHOT_BYTES=N` | … or once its changes since the last one hold N bytes (default 1048576; 0: none by size) |
 ///

@@ -51,16 +51,20 @@ public struct InspectorConfiguration: Sendable, Hashable {
   /// trace recorder. When the processor is busy, the program's threads go first, so clients
   /// (even hostile ones: huge batches, floods of broken input, hundreds of connections) take
   /// time from each other rather than from the program. Nice is not a real-time priority: a
-  /// client is slowed while the program keeps every core busy, never starved. On Darwin any
-  /// positive value means the *utility* quality-of-service class. `LOUPE_THREAD_NICE=N` sets
-  /// it; default 10; 0 runs them as created (at the program's own priority).
+  /// client is slowed, never starved. But the lowered threads compete with every other process
+  /// of the same scheduling group (on a machine without autogroups, every process): on a busy
+  /// machine clients are answered several times more slowly, and the events queued at exit may
+  /// not all be written within ``exitFlushTimeout``. So it is off by default (0: the threads
+  /// run at the program's priority); set it for programs whose timing matters more than their
+  /// clients'. On Darwin any positive value means the *utility* quality-of-service class.
+  /// `LOUPE_THREAD_NICE=N` sets it (0–19).
   public var threadNiceness: Int
 
   public init(
     historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,
     recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20,
     historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20, recordQueueByteLimit: Int = 32 << 20,
-    maxClients: Int = 32, reservedDescriptors: Int? = nil, threadNiceness: Int = 10
+    maxClients: Int = 32, reservedDescriptors: Int? = nil, threadNiceness: Int = 0
   ) {
     self.threadNiceness = threadNiceness
     self.maxClients = maxClients
