@@ -16,6 +16,7 @@ import Foundation
 /// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
 /// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
 /// | `LOUPE_MAX_CLIENTS=N` | the most socket clients served at once (default 32); more are refused with an error |
+/// | `LOUPE_THREAD_NICE=N` | the inspector's own threads run N nice levels below the program's (default 0; 0–19) |
 /// | `LOUPE_SNAPSHOT_ACTIONS=N` | a root store's `state.snapshot` every N actions (default 1000; 0: none by count) |
 /// | `LOUPE_SNAPSHOT_BYTES=N` | … or once its changes since the last one hold N bytes (default 1048576; 0: none by size) |
 ///
@@ -50,6 +51,13 @@ public enum InspectorAutostart {
         inspector.configuration.maxClients = count
       } else {
         problems.append("ignoring LOUPE_MAX_CLIENTS=\(value) (expected a number of clients from 1 to 100000, e.g. 32)")
+      }
+    }
+    if let value = environment["LOUPE_THREAD_NICE"] {
+      if let levels = Int(value.trimmingCharacters(in: .whitespaces)), (0...19).contains(levels) {
+        inspector.configuration.threadNiceness = levels
+      } else {
+        problems.append("ignoring LOUPE_THREAD_NICE=\(value) (expected nice levels from 0 to 19, e.g. 10; 0 runs the inspector's threads at the program's priority)")
       }
     }
     for (name, keyPath) in [("LOUPE_SNAPSHOT_ACTIONS", \SnapshotPolicy.actions), ("LOUPE_SNAPSHOT_BYTES", \SnapshotPolicy.bytes)] {

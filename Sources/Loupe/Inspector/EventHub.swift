@@ -1,5 +1,6 @@
 import Foundation
 import LoupeCore
+import LoupeRPC
 import Synchronization
 
 /// The inspector's sink on the bus: keeps the session's recent events in an ``EventLog`` that
@@ -26,13 +27,16 @@ final class EventHub: EventSink, Sendable {
 
   private let state: Mutex<State>
   private let wakeSignal = DispatchSemaphore(value: 0)
+  private let threadNiceness: Int
 
   /// - Parameters:
   ///   - historyCapacity: how many recent events the log keeps for late subscribers (and
   ///     for clients that fall behind).
   ///   - historyByteLimit: the most bytes they may hold (``Event/approximateBytes``): older
   ///     events are evicted past it too (the newest is always kept).
-  init(historyCapacity: Int, historyByteLimit: Int = .max) {
+  ///   - threadNiceness: nice levels below the program for the waker thread.
+  init(historyCapacity: Int, historyByteLimit: Int = .max, threadNiceness: Int = 0) {
+    self.threadNiceness = threadNiceness
     state = Mutex(State(
       log: EventLog(capacity: historyCapacity, byteLimit: historyByteLimit),
       kept: KeptSnapshots(byteLimit: historyByteLimit)))
@@ -115,15 +119,13 @@ final class EventHub: EventSink, Sendable {
   /// The waker: one thread per hub, started when a client first waits, ended with the hub.
   private func startWakerThread() {
     let signal = wakeSignal
-    let thread = Thread { [weak self] in
+    ServiceThread.start(name: "loupe.hub-waker", niceness: threadNiceness) { [weak self] in
       while true {
         signal.wait()
         guard let hub = self else { return }
         hub.wakeWaiting()
       }
     }
-    thread.name = "loupe.hub-waker"
-    thread.start()
   }
 
   private func wakeWaiting() {

@@ -84,7 +84,7 @@ public final class Inspector: Sendable {
       // Buffer from now on, so a client that connects later can ask for everything.
       _ = startHub()
       let outOfDescriptors = ClientRefusal.frame("This program is out of file descriptors: try again later")
-      listener.start(refusal: outOfDescriptors) { [weak self] fd in
+      listener.start(refusal: outOfDescriptors, threadNiceness: configuration.threadNiceness) { [weak self] fd in
         guard let self else { return closeDescriptor(fd) }
         if let refusal = self.refusal(for: fd) { return ClientRefusal.send(refusal, to: fd) }
         do {
@@ -96,7 +96,8 @@ public final class Inspector: Sendable {
     case .record(let path):
       let configuration = self.configuration
       let recorder = try TraceRecorder(
-        path: path, bus: bus, capacity: configuration.recordQueueCapacity, byteCapacity: configuration.recordQueueByteLimit)
+        path: path, bus: bus, capacity: configuration.recordQueueCapacity, byteCapacity: configuration.recordQueueByteLimit,
+        threadNiceness: configuration.threadNiceness)
       state.withLock { $0.recorders.append(recorder) }
       ExitFlush.register(self)
       bus.attach(recorder)
@@ -116,7 +117,8 @@ public final class Inspector: Sendable {
     do {
       connection = try Connection(
         input: input, output: output,
-        options: .init(frameLimits: .init(maxBodySize: configuration.maxFrameBodySize)))
+        options: .init(
+          frameLimits: .init(maxBodySize: configuration.maxFrameBodySize), threadNiceness: configuration.threadNiceness))
     } catch {
       throw InspectorError("Cannot set up a connection: \(error)")
     }
@@ -182,7 +184,8 @@ public final class Inspector: Sendable {
     let (hub, isNew) = state.withLock { state in
       if let hub = state.hub { return (hub, false) }
       let hub = EventHub(
-        historyCapacity: state.configuration.historyCapacity, historyByteLimit: state.configuration.historyByteLimit)
+        historyCapacity: state.configuration.historyCapacity, historyByteLimit: state.configuration.historyByteLimit,
+        threadNiceness: state.configuration.threadNiceness)
       state.hub = hub
       return (hub, true)
     }

@@ -11,6 +11,8 @@ final class InspectorClient: ServerHandler, Sendable {
     /// `loupe/state` requests waiting for the main actor.
     var tasks: [RequestID: (task: Task<Void, Never>, reply: Reply)] = [:]
     var hasSubscribed = false
+    /// ``EventHub/subscribe(_:filter:history:)`` was called: ``closed()`` must unsubscribe.
+    var inHub = false
     /// The process is exiting on the main thread: the main actor will never run again.
     var mainActorStopped = false
   }
@@ -39,6 +41,7 @@ final class InspectorClient: ServerHandler, Sendable {
       switch request.method {
       case SubscribeRequest.method:
         let subscribe = try request.decode(SubscribeRequest.self)
+        state.withLock { $0.inHub = true }
         let history = hub.subscribe(queue, filter: CompiledEventFilter(subscribe.filter), history: subscribe.history)
         // The answer is queued before any event of the subscription is let through.
         reply(SubscribeRequest.self, .init(history: history))
@@ -130,7 +133,9 @@ final class InspectorClient: ServerHandler, Sendable {
   }
 
   func closed() {
-    hub.unsubscribe(queue)
+    // A client that never subscribed has nothing in the hub: its lock, which the program's
+    // emit takes, is left alone (500 idle connections closing at once took it 500 times).
+    if state.withLock({ $0.inHub }) { hub.unsubscribe(queue) }
     let pending = state.withLock { state in
       defer { state.tasks = [:] }
       return Array(state.tasks.values)

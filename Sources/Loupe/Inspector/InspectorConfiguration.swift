@@ -46,13 +46,27 @@ public struct InspectorConfiguration: Sendable, Hashable {
   /// Descriptors kept free for the program's own files: clients are refused before they use
   /// them. Default: 64, or an eighth of the process's limit (`ulimit -n`) when that is more.
   public var reservedDescriptors: Int?
+  /// How many nice levels below the program's main thread the inspector's own threads run:
+  /// each client's reader and writer, the socket's accept loop, the history's waker and the
+  /// trace recorder. When the processor is busy, the program's threads go first, so clients
+  /// (even hostile ones: huge batches, floods of broken input, hundreds of connections) take
+  /// time from each other rather than from the program. Nice is not a real-time priority: a
+  /// client is slowed, never starved. But the lowered threads compete with every other process
+  /// of the same scheduling group (on a machine without autogroups, every process): on a busy
+  /// machine clients are answered several times more slowly, and the events queued at exit may
+  /// not all be written within ``exitFlushTimeout``. So it is off by default (0: the threads
+  /// run at the program's priority); set it for programs whose timing matters more than their
+  /// clients'. On Darwin any positive value means the *utility* quality-of-service class.
+  /// `LOUPE_THREAD_NICE=N` sets it (0–19).
+  public var threadNiceness: Int
 
   public init(
     historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,
     recordQueueCapacity: Int = 100_000, exitFlushTimeout: Duration = .seconds(2), maxFrameBodySize: Int = 16 << 20,
     historyByteLimit: Int = 12 << 20, clientQueueByteLimit: Int = 12 << 20, recordQueueByteLimit: Int = 32 << 20,
-    maxClients: Int = 32, reservedDescriptors: Int? = nil
+    maxClients: Int = 32, reservedDescriptors: Int? = nil, threadNiceness: Int = 0
   ) {
+    self.threadNiceness = threadNiceness
     self.maxClients = maxClients
     self.reservedDescriptors = reservedDescriptors
     self.historyCapacity = historyCapacity

@@ -22,7 +22,8 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
   private var writing = false
   private var closed = false
 
-  init(path: String, bus: EventBus, capacity: Int, byteCapacity: Int) throws(InspectorError) {
+  /// - Parameter threadNiceness: nice levels below the program for the writing thread.
+  init(path: String, bus: EventBus, capacity: Int, byteCapacity: Int, threadNiceness: Int = 0) throws(InspectorError) {
     self.path = path
     // The writer's encoded text (one piece of at most `writeChunk`, in a buffer that may
     // double past it) and the allocator's slack (freed strings between live ones) are memory
@@ -34,9 +35,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
     } catch {
       throw InspectorError("Cannot record to '\(path)': \(error)")
     }
-    let thread = Thread { [self] in run() }
-    thread.name = "loupe.record"
-    thread.start()
+    ServiceThread.start(name: "loupe.record", niceness: threadNiceness) { [self] in run() }
   }
 
   func receive(_ event: Event) {

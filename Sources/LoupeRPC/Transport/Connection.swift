@@ -14,7 +14,9 @@ public protocol OutgoingSource: AnyObject, Sendable {
 /// A JSON-RPC connection over file descriptors (pipes, stdio, a Unix socket).
 ///
 /// It owns two threads: a serial **reader** that reads, decodes frames and hands each body to
-/// `onFrame` in order, and a **writer** that writes queued frames. Reading never waits on
+/// `onFrame` in order, and a **writer** that writes queued frames — started when there is
+/// first something to write, so a peer that never sends a request costs one thread, not two
+/// (a server's idle connections). Reading never waits on
 /// writing: ``send(_:)`` only appends to a queue. Responses are written before anything the
 /// ``OutgoingSource`` offers, so a flood of events cannot delay an answer.
 ///
@@ -37,11 +39,19 @@ public final class Connection: @unchecked Sendable {
     /// keeps sending requests but never reads the answers).
     public var maxQueuedBytes: Int
     public var readBufferSize: Int
+    /// How many nice levels below the process's main thread the reader and writer threads run
+    /// (``ThreadPriority/lowerCurrentThread(by:)``); 0 leaves them as created. A program's
+    /// inspector sets it so that its clients' work yields to the program.
+    public var threadNiceness: Int
 
-    public init(frameLimits: FrameDecoder.Limits = .default, maxQueuedBytes: Int = 32 << 20, readBufferSize: Int = 64 << 10) {
+    public init(
+      frameLimits: FrameDecoder.Limits = .default, maxQueuedBytes: Int = 32 << 20, readBufferSize: Int = 64 << 10,
+      threadNiceness: Int = 0
+    ) {
       self.frameLimits = frameLimits
       self.maxQueuedBytes = maxQueuedBytes
       self.readBufferSize = readBufferSize
+      self.threadNiceness = threadNiceness
     }
   }
 
@@ -92,6 +102,8 @@ public final class Connection: @unchecked Sendable {
   /// Stop everything now.
   private var aborted = false
   private var started = false
+  /// The writer thread was started (or will never be: the connection ended first).
+  private var writerStarted = false
   private var readerDone = false
   private var writerDone = false
   private var descriptorsClosed = false
@@ -146,15 +158,25 @@ public final class Connection: @unchecked Sendable {
     self.source = source
     self.onClose = onClose
     halfCloses = onEndOfInput != nil
+    // Frames queued (or a source woken) before the start are written at once.
+    let startsWriter = (!outbox.isEmpty || wakePending) && claimWriterStart()
     condition.unlock()
-    let reader = Thread { [self] in
+    if startsWriter { startWriter() }
+    ServiceThread.start(name: "loupe.reader", niceness: options.threadNiceness) { [self] in
       if readLoop(onFrame: onFrame) == .endOfInput { onEndOfInput?() }
     }
-    reader.name = "loupe.reader"
-    reader.start()
-    let writer = Thread { [self] in writeLoop() }
-    writer.name = "loupe.writer"
-    writer.start()
+  }
+
+  /// Call with the lock held: whether the caller must start the writer (after unlocking,
+  /// with ``startWriter()``). The writer starts once, when there is something to write.
+  private func claimWriterStart() -> Bool {
+    guard started, !writerStarted else { return false }
+    writerStarted = true
+    return true
+  }
+
+  private func startWriter() {
+    ServiceThread.start(name: "loupe.writer", niceness: options.threadNiceness) { [self] in writeLoop() }
   }
 
   /// Queues one message.
@@ -176,7 +198,9 @@ public final class Connection: @unchecked Sendable {
     outbox.append(frame)
     outboxBytes += frame.count
     condition.broadcast()
+    let startsWriter = claimWriterStart()
     condition.unlock()
+    if startsWriter { startWriter() }
   }
 
   /// Tells the writer the source may have something to send.
@@ -184,7 +208,9 @@ public final class Connection: @unchecked Sendable {
     condition.lock()
     wakePending = true
     condition.broadcast()
+    let startsWriter = !finishing && !aborted && claimWriterStart()
     condition.unlock()
+    if startsWriter { startWriter() }
   }
 
   /// Stops reading, writes what is already queued (responses, and with `drainingSource` also
@@ -198,7 +224,16 @@ public final class Connection: @unchecked Sendable {
     if drainingSource { drainsSource = true }
     condition.broadcast()
     if !descriptorsClosed { latch(readerWake.write) }
+    // Draining needs the writer; with nothing to write, a writer never started is done.
+    let startsWriter = !aborted && drainsSource && source != nil && claimWriterStart()
+    if !writerStarted && started {
+      writerStarted = true
+      writerDone = true
+    }
+    let finished = endIfDone()
     condition.unlock()
+    if startsWriter { startWriter() }
+    finished?()
   }
 
   /// Closes now: both threads stop, queued output is discarded.
@@ -211,6 +246,10 @@ public final class Connection: @unchecked Sendable {
     condition.broadcast()
     if !started {
       readerDone = true
+      writerDone = true
+    }
+    if !writerStarted {
+      writerStarted = true
       writerDone = true
     }
     if !descriptorsClosed {
@@ -244,6 +283,8 @@ public final class Connection: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
     condition.lock()
     defer { condition.unlock() }
+    // A writer never started has written nothing and was never told of anything to send.
+    if started, !writerStarted, outbox.isEmpty, !wakePending { return true }
     wakePending = true
     condition.broadcast()
     while !(descriptorsClosed || writerDone || (writerIdle && !wakePending && outbox.isEmpty)) {
@@ -296,6 +337,10 @@ public final class Connection: @unchecked Sendable {
     readerDone = true
     // A half-closing peer still reads what is written to it, until ``finish()``.
     if !(halfCloses && why == .endOfInput) { finishing = true }
+    if finishing && !writerStarted {  // nothing was ever written, and nothing will be
+      writerStarted = true
+      writerDone = true
+    }
     condition.broadcast()
     let finished = endIfDone()
     condition.unlock()

@@ -93,12 +93,17 @@ public final class UnixSocketListener: @unchecked Sendable {
   /// taken — with a descriptor kept in reserve for that — sent `refusal` (a frame it can read)
   /// and closed, and the loop backs off (10 ms, doubling up to 1 s) instead of spinning on a
   /// listening socket that stays readable; it recovers by itself once descriptors are free.
-  public func start(refusal: [UInt8] = [], onAccept: @escaping @Sendable (Int32) -> Void) {
+  ///
+  /// The accept thread runs `threadNiceness` nice levels below the process's main thread
+  /// (``ThreadPriority/lowerCurrentThread(by:)``), and so do the threads `onAccept` starts.
+  public func start(
+    refusal: [UInt8] = [], threadNiceness: Int = 0, onAccept: @escaping @Sendable (Int32) -> Void
+  ) {
     lock.lock()
     defer { lock.unlock() }
     guard !closed, !started else { return }
     started = true
-    let thread = Thread { [self] in
+    ServiceThread.start(name: "loupe.accept", niceness: threadNiceness) { [self] in
       var reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
       defer {
         if reserve >= 0 { Posix.closeDescriptor(reserve) }
@@ -134,8 +139,6 @@ public final class UnixSocketListener: @unchecked Sendable {
         guard Posix.sleep(milliseconds: backoff, orWake: wake.read) else { break }
       }
     }
-    thread.name = "loupe.accept"
-    thread.start()
   }
 
   private var isClosed: Bool {

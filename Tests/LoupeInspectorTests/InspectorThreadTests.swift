@@ -1,0 +1,90 @@
+import Foundation
+import LoupeRPC
+import Testing
+@testable import Loupe
+
+/// The inspector's own threads yield to the program (they run nice levels below its main
+/// thread), and an idle connection costs one thread. Read from `/proc/PID/task` of a real
+/// program serving real sockets (Linux: threads have nice values of their own there).
+@Suite(.timeLimit(.minutes(2))) struct InspectorThreadTests {
+  #if os(Linux)
+    /// A thread of the probe: its name (`comm`) and nice value.
+    struct ThreadInfo: Equatable {
+      var name: String
+      var nice: Int
+    }
+
+    /// The probe's threads, main thread first.
+    func threads(of pid: Int32) -> [ThreadInfo] {
+      let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      return tasks.compactMap(Int32.init).sorted { ($0 == pid ? 0 : 1, $0) < ($1 == pid ? 0 : 1, $1) }.compactMap { tid in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(")
+        else { return nil }
+        // After "pid (comm) ": field 3 (state) onwards; nice is field 19.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+        return ThreadInfo(name: String(stat[stat.index(after: open)..<close]), nice: nice)
+      }
+    }
+
+    /// Reads `/proc` until `done` holds for the probe's threads (the program starts and
+    /// names them on its own threads), then returns them.
+    func threads(of pid: Int32, until done: ([ThreadInfo]) -> Bool) async throws -> [ThreadInfo] {
+      var found = threads(of: pid)
+      for _ in 0..<400 where !done(found) {
+        try await Task.sleep(for: .milliseconds(25))
+        found = threads(of: pid)
+      }
+      return found
+    }
+
+    func count(_ name: String, in threads: [ThreadInfo]) -> Int { threads.count { $0.name == name } }
+
+    @Test(arguments: [nil, "3", "10"] as [String?])
+    func theInspectorsThreadsRunBelowTheProgram(threadNice: String?) async throws {
+      var environment = ["LOUPE_RECORD": Probe.temporaryPath("loupe")]
+      if let threadNice { environment["LOUPE_THREAD_NICE"] = threadNice }
+      defer { try? FileManager.default.removeItem(atPath: environment["LOUPE_RECORD"]!) }
+      let probe = try await Probe.Listening.start(environment: environment)
+      let pid = probe.process.processIdentifier
+      let watcher = try await probe.connect()
+      _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
+      let found = try await threads(of: pid) { threads in
+        ["loupe.accept", "loupe.reader", "loupe.writer", "loupe.hub-waker", "loupe.record"].allSatisfy { count($0, in: threads) > 0 }
+      }
+      let program = try #require(found.first)
+      let levels = threadNice.flatMap(Int.init) ?? 0  // off by default
+      let inspectors = found.filter { $0.name.hasPrefix("loupe.") }
+      #expect(Set(inspectors.map(\.name)) == ["loupe.accept", "loupe.reader", "loupe.writer", "loupe.hub-waker", "loupe.record"])
+      for thread in inspectors {
+        #expect(thread.nice == min(19, program.nice + levels), "\(thread.name) runs at nice \(thread.nice), the program at \(program.nice)")
+      }
+      watcher.askProbeToExit()
+      #expect(await probe.waitForExit() == 0)
+    }
+
+    /// Regression (issue 16, 500 idle connections delayed the program's timer by ~50 ms):
+    /// every connection started a reader and a writer at once; a connection that never sends
+    /// a request now has no writer.
+    @Test func anIdleConnectionHasNoWriterUntilItIsAnswered() async throws {
+      let probe = try await Probe.Listening.start()
+      let pid = probe.process.processIdentifier
+      let watcher = try await probe.connect()
+      var idle: [Int32] = []
+      defer { for fd in idle { close(fd) } }
+      for _ in 0..<3 { idle.append(try UnixSocket.connect(to: probe.socketPath)) }
+      let before = try await threads(of: pid) { count("loupe.reader", in: $0) == 4 }
+      #expect(count("loupe.reader", in: before) == 4)
+      #expect(count("loupe.writer", in: before) == 1)  // the watcher's: it was answered
+      // One of them asks something: it gets its answer, from a writer of its own.
+      let client = try LoupeClient.connect(socketPath: probe.socketPath)
+      _ = try await client.initialize(clientName: "late")
+      let after = try await threads(of: pid) { count("loupe.reader", in: $0) == 5 && count("loupe.writer", in: $0) == 2 }
+      #expect(count("loupe.reader", in: after) == 5)
+      #expect(count("loupe.writer", in: after) == 2)
+      watcher.askProbeToExit()
+      #expect(await probe.waitForExit() == 0)
+    }
+  #endif
+}
