@@ -216,7 +216,7 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
     let client = LoupeClient(connection: try Connection(input: clientFD, output: clientFD))
     let raw = Mutex<[String]>([])
     let frames = Mutex<[String]>([])
-    client.onRawEvents = { lines in raw.withLock { $0 += lines.map { String(decoding: $0, as: UTF8.self) } } }
+    client.onRawEvents = { batch in raw.withLock { $0 += batch.lines.map { String(decoding: $0, as: UTF8.self) } } }
     client.onFrame = { body in frames.withLock { $0.append(String(decoding: body, as: UTF8.self)) } }
     client.decodesEvents = decodesEvents
     client.start()

@@ -44,9 +44,8 @@ struct ShowCommand: Command {
       // not decoded at all (a `--path` filter decodes the state changes it keeps).
       while let item = try TraceInput.next(reader, filter: filter, decode: false) {
         if let event = item.event { pathUsage.note(event) }
-        context.stdout.write(bytes: item.bytes)
-        context.stdout.write(bytes: CollectionOfOne(0x0A))
-        if context.stdout.isClosed { return ExitStatus.success }
+        let open = item.bytes.withUnsafeBytes { context.stdout.write(line: $0) }
+        if !open { return ExitStatus.success }
         progress.update(reader.bytesRead)
       }
     } else {

@@ -63,13 +63,10 @@ struct AttachSession {
     let printsRawEvents = format == .json
     if recording != nil || printsRawEvents {
       let stdout = context.stdout
-      client.onRawEvents = { lines in
-        recording?.record(lines: lines)
-        if printsRawEvents, !lines.isEmpty {
-          for line in lines {
-            stdout.write(bytes: line)
-            stdout.write(bytes: CollectionOfOne(0x0A))
-          }
+      client.onRawEvents = { batch in
+        recording?.record(batch)
+        if printsRawEvents, batch.count > 0 {
+          stdout.write(bytes: batch.text)
           stdout.flush()
         }
       }

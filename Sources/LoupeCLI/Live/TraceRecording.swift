@@ -56,13 +56,32 @@ final class TraceRecording: Sendable {
   /// Records the events of a `loupe/events` notification body; ignores every other frame.
   func record(frame body: [UInt8]) {
     // Fast path, nearly every frame: the events' bytes as they came, without decoding them.
-    if let lines = NotificationEventLines.lines(inNotification: body) {
-      record(lines: lines)
+    if let batch = NotificationEventLines.batch(inNotification: body) {
+      record(batch)
       return
     }
     let frame = FrameContent(body)
     if let process = frame.process { setFallbackHeader(process) }
     record(frame.events)
+  }
+
+  /// Records the events of a notification as they came, with one write.
+  func record(_ batch: NotificationEventLines.Batch) {
+    guard batch.count > 0 else { return }
+    state.withLock { state in
+      guard state.failure == nil else { return }
+      do throws(TraceError) {
+        if state.writer == nil {
+          let first = (try? JSONParser.parse(batch.text[batch.first])) ?? .null
+          state.writer = try TraceWriter(path: path, header: header(first: first, state: state))
+        }
+        try state.writer!.append(batch)
+        state.events += batch.count
+      } catch {
+        state.failure = error
+        stderr.line("loupe: recording stopped: \(error)")
+      }
+    }
   }
 
   /// Records events given as JSON values.

@@ -97,6 +97,19 @@ final class Output: Sendable {
     }
   }
 
+  /// Writes `bytes` and a line break, and says whether the stream is still open (``isClosed``),
+  /// all under one lock: `show --format json` writes a line per event.
+  @discardableResult
+  func write(line bytes: UnsafeRawBufferPointer) -> Bool {
+    state.withLock { state in
+      guard !state.closed else { return false }
+      state.buffer.append(contentsOf: bytes)
+      state.buffer.append(0x0A)
+      if state.buffer.count > flushThreshold { drain(&state) }
+      return !state.closed
+    }
+  }
+
   func flush() {
     state.withLock { drain(&$0) }
   }

@@ -168,7 +168,10 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     }
     let opened: Result<Void, CommandFailure> = state.withLock { state in
       do throws(CommandFailure) {
-        state.stream = Stream(reader: try TraceInput.open(path), filter: request.filter)
+        let reader = try TraceInput.open(path)
+        // The catalog's pass (made to count the history) checked every line already.
+        if request.filter.isEmpty { catalog.shareChecks(with: reader) }
+        state.stream = Stream(reader: reader, filter: request.filter)
         state.subscribed = true
         return .success(())
       } catch {

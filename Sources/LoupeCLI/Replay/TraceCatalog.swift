@@ -16,6 +16,11 @@ final class TraceCatalog: Sendable {
     var lastTime = 0.0
     /// Stores alive at the end of the trace, in order of creation (parents before children).
     var stores: [StoreInfo] = []
+    /// The version of the file the pass read, and how far its lines were all events (no
+    /// malformed line; a cut-short last line is after it): a later reader of the same version
+    /// need not check them again (``TraceReader/trustLines(before:)``).
+    var identity: TraceReader.FileIdentity?
+    var checkedLength = 0
   }
 
   let path: String
@@ -31,6 +36,13 @@ final class TraceCatalog: Sendable {
   var lastSeq: Int { read().lastSeq }
   var lastTime: Double { read().lastTime }
   var stores: [StoreInfo] { read().stores }
+
+  /// Lets `reader` skip checking the lines the catalog's pass already checked, when that pass
+  /// has been made, found no malformed line, and read the same version of the file.
+  func shareChecks(with reader: TraceReader) {
+    guard let contents = contents.withLock({ $0 }), let identity = contents.identity, identity == reader.fileIdentity else { return }
+    reader.trustLines(before: contents.checkedLength)
+  }
 
   private func read() -> Contents {
     contents.withLock { contents in
@@ -48,8 +60,12 @@ final class TraceCatalog: Sendable {
     var last: [UInt8] = []
     do throws(CommandFailure) {
       let reader = try TraceInput.open(path)
+      defer {
+        if reader.malformedLineCount == 0 { contents.identity = reader.fileIdentity }
+      }
       while let item = try TraceInput.next(reader, decode: false) {
         contents.events += 1
+        contents.checkedLength = reader.bytesRead
         last.removeAll(keepingCapacity: true)
         last.append(contentsOf: item.bytes)
         switch item.kind {

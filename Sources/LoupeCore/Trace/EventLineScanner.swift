@@ -49,6 +49,8 @@ struct EventLineScanner {
   private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
 
   private mutating func skipWhitespace() {
+    // Loupe writes no whitespace between tokens: usually one look.
+    if i < bytes.count, bytes[i] > 0x20 { return }
     while i < bytes.count {
       switch bytes[i] {
       case 0x20, 0x09, 0x0A, 0x0D: i += 1
@@ -255,20 +257,13 @@ struct EventLineScanner {
     let start = i
     var escaped = false
     let count = bytes.count
-    let base = UnsafeRawPointer(bytes.baseAddress!)
-    while i < count {
-      // Eight plain bytes (printable ASCII, neither quote nor backslash) at a time: most of a
-      // line is inside strings.
-      while count - i >= 8, !Self.hasSpecialByte(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-        i += 8
-      }
-      guard i < count else { break }
-      let byte = bytes[i]
-      if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-        i += 1
-        continue
-      }
-      switch byte {
+    let base = bytes.baseAddress!
+    while true {
+      // Straight to the next quote, backslash, control character or non-ASCII byte, eight
+      // bytes at a time: most strings in an event are short and end in the first word.
+      i = StringBytes.firstSpecial(base, from: i, count: count, mask: StringBytes.specials, isSpecial: StringBytes.isSpecial)
+      guard i < count else { return nil }
+      switch base[i] {
       case UInt8(ascii: "\""):
         i += 1
         return (start..<(i - 1), escaped)
@@ -281,21 +276,6 @@ struct EventLineScanner {
         guard utf8Sequence() else { return nil }
       }
     }
-    return nil
-  }
-
-  /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character or not
-  /// ASCII (false positives are possible, false negatives are not).
-  @inline(__always)
-  static func hasSpecialByte(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    let zeroInQuote = (quote &- ones) & ~quote
-    let zeroInBackslash = (backslash &- ones) & ~backslash
-    let control = (word &- ones &* 0x20) & ~word
-    return (zeroInQuote | zeroInBackslash | control | word) & high != 0
   }
 
   private mutating func escape() -> Bool {
@@ -419,20 +399,51 @@ extension EventLineScanner {
 
 /// The events of a `loupe/events` notification as trace lines, without decoding them.
 public enum NotificationEventLines {
+  /// The events of one notification as trace text: each element of `params.events` exactly as
+  /// it came, followed by a line break, in one buffer (``TraceWriter/append(_:)`` writes it with
+  /// one `write(2)`). Only ``batch(inNotification:)`` makes one, after checking the whole body.
+  public struct Batch: Sendable {
+    /// The lines, each ending with `\n`.
+    public let text: [UInt8]
+    /// How many events (lines) there are.
+    public let count: Int
+    /// The first event's bytes in ``text`` (its header, for a trace's first line).
+    public let first: Range<Int>
+
+    /// Each event's bytes, without its line break.
+    public var lines: [ArraySlice<UInt8>] {
+      Array(text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast())
+    }
+  }
+
+  /// The events of `body` as trace lines, checked once: the body is one valid JSON object
+  /// (strict RFC 8259, UTF-8 included) with `"method":"loupe/events"` and a
+  /// `params.events` array, and no event spans lines. `nil` otherwise (an answer, another
+  /// notification, a batch, pretty-printed JSON, damage): decode it instead.
+  public static func batch(inNotification body: [UInt8]) -> Batch? {
+    body.withUnsafeBufferPointer { buffer -> Batch? in
+      guard let ranges = EventLineScanner.eventRanges(inNotification: buffer) else { return nil }
+      guard !ranges.isEmpty else { return Batch(text: [], count: 0, first: 0..<0) }
+      // In valid JSON a line break can only be whitespace between tokens: one search over all
+      // the events finds any (one between two events is harmless, but rare enough to treat
+      // the same).
+      let span = UnsafeRawPointer(buffer.baseAddress! + ranges[0].lowerBound)
+      let spanCount = ranges[ranges.count - 1].upperBound - ranges[0].lowerBound
+      if memchr(span, 0x0A, spanCount) != nil || memchr(span, 0x0D, spanCount) != nil { return nil }
+      var text = [UInt8]()
+      text.reserveCapacity(spanCount + 1)
+      for range in ranges {
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range]))
+        text.append(0x0A)
+      }
+      return Batch(text: text, count: ranges.count, first: 0..<ranges[0].count)
+    }
+  }
+
   /// Each element of `params.events` exactly as it is in `body`, ready for
   /// ``TraceWriter/appendLines(_:)``; `nil` when `body` is not a valid `loupe/events`
   /// notification or an event spans lines (pretty-printed JSON): decode it instead.
   public static func lines(inNotification body: [UInt8]) -> [[UInt8]]? {
-    body.withUnsafeBufferPointer { buffer -> [[UInt8]]? in
-      guard let ranges = EventLineScanner.eventRanges(inNotification: buffer) else { return nil }
-      var lines: [[UInt8]] = []
-      lines.reserveCapacity(ranges.count)
-      for range in ranges {
-        let line = UnsafeBufferPointer(rebasing: buffer[range])
-        for byte in line where byte == 0x0A || byte == 0x0D { return nil }
-        lines.append(Array(line))
-      }
-      return lines
-    }
+    batch(inNotification: body)?.lines.map(Array.init)
   }
 }

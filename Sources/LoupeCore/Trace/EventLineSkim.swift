@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A quick look at the first top-level members of an event line, to throw it away when a filter
 /// rules it out by its `kind`, `store` or `action`, before anything validates or decodes it.
 ///
@@ -34,53 +26,16 @@ struct EventLineSkim {
   /// (``EventLineScanner/Member/absent`` when the object has none), or `nil`.
   static func head(_ line: UnsafeBufferPointer<UInt8>, needs: Needs) -> EventLineScanner.Fields? {
     guard !line.isEmpty else { return nil }
-    var skim = EventLineSkim(line)
-    if !needs.store, !needs.action, let kind = skim.canonicalKind() {
+    // Loupe's own lines start `{"seq":1,"time":0.5,"kind":"…"` (then `,"store":"…"` for events
+    // about a store): found there without looking at anything else.
+    if !needs.action, let prefix = EventLinePrefix.parse(line), !needs.store || prefix.store != nil {
       var fields = EventLineScanner.Fields()
-      fields.kind = .plain(kind)
+      fields.kind = .plain(prefix.kind)
+      if needs.store, let store = prefix.store { fields.store = .plain(store) }
       return fields
     }
-    skim.i = 0
+    var skim = EventLineSkim(line)
     return skim.members(needs: needs)
-  }
-
-  /// The `kind` of a line that starts the way Loupe writes every event,
-  /// `{"seq":1,"time":0.5,"kind":"…"`, found without looking at anything else; `nil` for any
-  /// other start (then the members are read in turn).
-  private mutating func canonicalKind() -> Range<Int>? {
-    guard expect(#"{"seq":"#) else { return nil }
-    let digits = i
-    while i < bytes.count, bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") { i += 1 }
-    guard i > digits, expect(#","time":"#) else { return nil }
-    let number = i
-    while i < bytes.count {
-      switch bytes[i] {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
-        UInt8(ascii: "e"), UInt8(ascii: "E"):
-        i += 1
-        continue
-      default:
-        break
-      }
-      break
-    }
-    guard i > number, expect(#","kind":""#) else { return nil }
-    let start = i
-    while i < bytes.count {
-      switch bytes[i] {
-      case UInt8(ascii: "\""): return start..<i
-      case UInt8(ascii: "\\"): return nil
-      default: i += 1
-      }
-    }
-    return nil
-  }
-
-  private mutating func expect(_ text: StaticString) -> Bool {
-    let count = text.utf8CodeUnitCount
-    guard bytes.count - i >= count, memcmp(bytes.baseAddress! + i, text.utf8Start, count) == 0 else { return false }
-    i += count
-    return true
   }
 
   private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
@@ -199,31 +154,17 @@ struct EventLineSkim {
     let start = i
     var escaped = false
     let count = bytes.count
-    let base = UnsafeRawPointer(bytes.baseAddress!)
-    while i < count {
-      while count - i >= 8, !Self.hasQuoteOrBackslash(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-        i += 8
-      }
-      guard i < count else { break }
-      switch bytes[i] {
-      case UInt8(ascii: "\""):
+    let base = bytes.baseAddress!
+    while true {
+      i = StringBytes.firstSpecial(
+        base, from: i, count: count, mask: StringBytes.quotesOrBackslashes, isSpecial: StringBytes.isQuoteOrBackslash)
+      guard i < count else { return nil }
+      if base[i] == UInt8(ascii: "\"") {
         i += 1
         return (start..<(i - 1), escaped)
-      case UInt8(ascii: "\\"):
-        escaped = true
-        i += 2
-      default:
-        i += 1
       }
+      escaped = true
+      i += 2
     }
-    return nil
-  }
-
-  @inline(__always)
-  private static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & 0x8080_8080_8080_8080 != 0
   }
 }

@@ -154,6 +154,20 @@ struct LineReader {
     }
   }
 
+  /// Whether `buffer[range]` holds only spaces, tabs and carriage returns (or nothing). Event
+  /// lines start with `{`, so this usually looks at one byte.
+  func isBlank(_ range: Range<Int>) -> Bool {
+    buffer.withUnsafeBufferPointer { bytes in
+      for i in range {
+        switch bytes[i] {
+        case 0x20, 0x09, 0x0D: continue
+        default: return false
+        }
+      }
+      return true
+    }
+  }
+
   private func findNewline(from: Int, to: Int) -> Int? {
     guard from < to else { return nil }
     return buffer.withUnsafeBytes { raw in

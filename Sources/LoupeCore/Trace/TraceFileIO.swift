@@ -46,6 +46,21 @@ enum TraceFileIO {
   }
 
   /// The size of a regular file, or `nil` for pipes, terminals and the like.
+  /// What tells one version of a regular file from another: device, inode, size and
+  /// modification time (to the nanosecond). `nil` for anything but a regular file.
+  static func identity(_ fd: Int32) -> TraceReader.FileIdentity? {
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    #if canImport(Darwin)
+      let modified = info.st_mtimespec
+    #else
+      let modified = info.st_mtim
+    #endif
+    return TraceReader.FileIdentity(
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+      modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec))
+  }
+
   static func regularFileSize(_ fd: Int32) -> Int? {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }

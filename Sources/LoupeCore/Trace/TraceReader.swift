@@ -73,6 +73,15 @@ public final class TraceReader {
     public var event: Event?
   }
 
+  /// One version of a regular file (see ``fileIdentity``).
+  public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int
+    public var modifiedSeconds: Int
+    public var modifiedNanoseconds: Int
+  }
+
   /// Malformed lines beyond this many are counted but not described.
   public static let malformedLinesKept = 100
 
@@ -81,6 +90,11 @@ public final class TraceReader {
   public let header: TraceHeader
   /// The file's size when it is a regular file (for progress), else `nil`.
   public let fileSize: Int?
+  /// The file's device, inode, size and modification time when it was opened, for a regular
+  /// file (else `nil`): two readers that see the same identity read the same bytes.
+  public let fileIdentity: FileIdentity?
+  /// Complete lines ending before this offset are not checked (see ``trustLines(before:)``).
+  private var trustedLength = 0
   /// Set once the end of the file has been reached inside a line.
   public private(set) var truncation: Truncation?
   /// The first ``malformedLinesKept`` skipped lines.
@@ -111,6 +125,7 @@ public final class TraceReader {
     path = name
     ownsDescriptor = closeWhenDone
     fileSize = TraceFileIO.regularFileSize(fd)
+    fileIdentity = TraceFileIO.identity(fd)
     lines = LineReader(fd: fd, chunkSize: options.chunkSize, maximumLineLength: options.maximumLineLength)
     do {
       header = try Self.readHeader(&lines, path: name)
@@ -191,6 +206,20 @@ public final class TraceReader {
   ///
   /// - Throws: ``TraceError/cannotRead(path:reason:)`` when reading fails.
   public func next(filter: EventFilter = .all, decode: Bool = true) throws(TraceError) -> Item? {
+    while let line = try nextRaw() {
+      if !decode, filter.isEmpty, !line.isLast, lines.consumed <= trustedLength, let item = trustedItem(line.range) {
+        return item
+      }
+      // A last line without its line break is complete if it holds a whole event.
+      if let item = item(line.range, filter: filter, decode: decode, isLast: line.isLast) { return item }
+    }
+    return nil
+  }
+
+  /// The next line that is not blank, as a range of the line reader's buffer (valid until the
+  /// next read), and whether it is a last line without its line break; `nil` at the end of the
+  /// trace. A line over the length limit is counted as malformed and skipped.
+  private func nextRaw() throws(TraceError) -> (range: Range<Int>, isLast: Bool)? {
     while true {
       let next: LineReader.Next
       switch lines.next() {
@@ -205,13 +234,32 @@ public final class TraceReader {
         malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
       case .partial(let range):
         lineNumber += 1
-        // A last line without its line break is complete if it holds a whole event.
-        if let item = item(range, filter: filter, decode: decode, isLast: true) { return item }
+        if !lines.isBlank(range) { return (range, true) }
       case .line(let range):
         lineNumber += 1
-        if let item = item(range, filter: filter, decode: decode, isLast: false) { return item }
+        if !lines.isBlank(range) { return (range, false) }
       }
     }
+  }
+
+  /// Tells the reader that the complete lines before `offset` are known to be events — another
+  /// reader of the same file (the same ``fileIdentity``) checked them all and found no damage —
+  /// so ``next(filter:decode:)`` with no filter and `decode: false` yields them without
+  /// checking them again: `replay` counts a trace's events before it streams them, and the
+  /// stream then costs little more than reading the file. Only the start of such a line is
+  /// read (for its `seq` and kind); a line that does not start the way Loupe writes events is
+  /// checked as usual, and so is a last line without its line break.
+  public func trustLines(before offset: Int) {
+    trustedLength = offset
+  }
+
+  private func trustedItem(_ range: Range<Int>) -> Item? {
+    let bytes = lines.buffer[range]
+    guard let prefix = bytes.withUnsafeBufferPointer({ EventLinePrefix.parse($0) }) else { return nil }
+    let kind = bytes.withUnsafeBufferPointer { line in
+      String(decoding: UnsafeBufferPointer(rebasing: line[prefix.kind]), as: UTF8.self)
+    }
+    return Item(line: lineNumber, bytes: bytes, kind: kind, seq: prefix.seq, offset: lines.lineOffset, event: nil)
   }
 
   /// Decodes every remaining event (for small traces and tests).
@@ -225,7 +273,6 @@ public final class TraceReader {
 
   private func item(_ range: Range<Int>, filter: EventFilter, decode: Bool, isLast: Bool) -> Item? {
     let bytes = lines.buffer[range]
-    if isBlank(bytes) { return nil }
     // Lines a filter rules out by kind, store or action are dropped after a glance at their
     // first members (a truncated last line is always looked at in full, to report it).
     if !isLast, let needs = skimNeeds(filter), ruledOut(bytes, by: filter, needs: needs) { return nil }
@@ -285,10 +332,6 @@ public final class TraceReader {
     return Item(line: lineNumber, bytes: bytes, kind: event.kind, seq: event.seq, offset: lines.lineOffset, event: event)
   }
 
-  private func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
-    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-  }
-
   // MARK: - Unchecked lines
 
   /// The next line as it is, unchecked, for readers in this module that look at a few members
@@ -296,26 +339,8 @@ public final class TraceReader {
   /// starts in the file, and whether it is a last line without its line break. A line over the
   /// length limit is counted as malformed and skipped. `nil` at the end of the trace.
   func nextUncheckedLine() throws(TraceError) -> (bytes: ArraySlice<UInt8>, offset: Int, isLast: Bool)? {
-    while true {
-      let next: LineReader.Next
-      switch lines.next() {
-      case .success(let value): next = value
-      case .failure(let failure): throw .cannotRead(path: path, reason: failure.message)
-      }
-      switch next {
-      case .end:
-        return nil
-      case .tooLong(let length):
-        lineNumber += 1
-        malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
-      case .partial(let range):
-        lineNumber += 1
-        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, true) }
-      case .line(let range):
-        lineNumber += 1
-        if !isBlank(lines.buffer[range]) { return (lines.buffer[range], lines.lineOffset, false) }
-      }
-    }
+    guard let line = try nextRaw() else { return nil }
+    return (lines.buffer[line.range], lines.lineOffset, line.isLast)
   }
 
   /// What a reader of unchecked lines found wrong with the line it last read: a last line cut

@@ -139,6 +139,15 @@ public final class TraceWriter: Sendable {
     try write(bytes)
   }
 
+  /// Appends the events of a `loupe/events` notification exactly as they came over the wire
+  /// (checked when the batch was made), with a single write.
+  public func append(_ batch: NotificationEventLines.Batch) throws(TraceError) {
+    let result = state.withLock { state in
+      batch.text.withUnsafeBytes { Self.write($0, path: path, state: &state) }
+    }
+    try result.outcome.get()
+  }
+
   private static func checkLine(_ line: ArraySlice<UInt8>) throws(TraceError) {
     guard !line.isEmpty else { throw .invalidLine(reason: "an empty line") }
     for byte in line where byte == 0x0A || byte == 0x0D {

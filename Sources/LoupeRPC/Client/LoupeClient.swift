@@ -41,7 +41,7 @@ public final class LoupeClient: Sendable {
     var started = false
     var onNotification: (@Sendable (String, JSON?) -> Void)?
     var onFrame: (@Sendable ([UInt8]) -> Void)?
-    var onRawEvents: (@Sendable ([[UInt8]]) -> Void)?
+    var onRawEvents: (@Sendable (NotificationEventLines.Batch) -> Void)?
     var decodesEvents = true
     var onSend: (@Sendable (Message) -> Void)?
   }
@@ -100,9 +100,9 @@ public final class LoupeClient: Sendable {
   }
 
   /// Called with the events of each `loupe/events` notification exactly as they came (each
-  /// element of `params.events`, one JSON object per line, not decoded), before they are
-  /// decoded onto ``events``. For writing them to a trace or a pipe unchanged.
-  public var onRawEvents: (@Sendable (_ events: [[UInt8]]) -> Void)? {
+  /// element of `params.events`, one JSON object per line, not decoded, in one buffer), before
+  /// they are decoded onto ``events``. For writing them to a trace or a pipe unchanged.
+  public var onRawEvents: (@Sendable (_ events: NotificationEventLines.Batch) -> Void)? {
     get { state.withLock { $0.onRawEvents } }
     set { state.withLock { $0.onRawEvents = newValue } }
   }
@@ -222,10 +222,10 @@ public final class LoupeClient: Sendable {
   private func receive(_ body: [UInt8]) {
     let (onFrame, onRawEvents, decodesEvents) = state.withLock { ($0.onFrame, $0.onRawEvents, $0.decodesEvents) }
     // Event notifications, nearly every frame, sliced without decoding when that is enough.
-    if onRawEvents != nil || !decodesEvents, let lines = NotificationEventLines.lines(inNotification: body) {
-      onRawEvents?(lines)
+    if onRawEvents != nil || !decodesEvents, let batch = NotificationEventLines.batch(inNotification: body) {
+      onRawEvents?(batch)
       guard decodesEvents else { return }
-      for line in lines {
+      for line in batch.lines {
         if let json = try? JSONParser.parse(line), let event = try? Event(json: json) { eventSink.yield(event) }
       }
       return

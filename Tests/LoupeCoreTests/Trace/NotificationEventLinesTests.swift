@@ -33,3 +33,30 @@ import Testing
     #expect(lines(#"{"method":"loupe/events","params":{"events":["\u12"]}}"#) == nil)
   }
 }
+
+@Suite struct NotificationEventBatchTests {
+  func make(_ body: String) -> NotificationEventLines.Batch? {
+    NotificationEventLines.batch(inNotification: Array(body.utf8))
+  }
+
+  @Test func theEventsAsLinesInOneBuffer() throws {
+    let body = #"{"jsonrpc":"2.0","method":"loupe/events","params":{"events":[{"seq":1,"kind":"mark"} , {"seq":2,"x":[1]}]}}"#
+    let batch = try #require(make(body))
+    #expect(String(decoding: batch.text, as: UTF8.self) == "{\"seq\":1,\"kind\":\"mark\"}\n{\"seq\":2,\"x\":[1]}\n")
+    #expect(batch.count == 2)
+    #expect(String(decoding: batch.text[batch.first], as: UTF8.self) == #"{"seq":1,"kind":"mark"}"#)
+    #expect(batch.lines.map { String(decoding: $0, as: UTF8.self) } == [#"{"seq":1,"kind":"mark"}"#, #"{"seq":2,"x":[1]}"#])
+  }
+
+  @Test func emptyAndRefusedBatches() throws {
+    let empty = try #require(make(#"{"method":"loupe/events","params":{"events":[]}}"#))
+    #expect(empty.count == 0)
+    #expect(empty.text.isEmpty)
+    #expect(empty.lines.isEmpty)
+    // A line break anywhere among the events (even between two of them): decode instead.
+    #expect(make("{\"method\":\"loupe/events\",\"params\":{\"events\":[{\"seq\":1},\r\n{\"seq\":2}]}}") == nil)
+    #expect(make("{\"method\":\"loupe/events\",\"params\":{\"events\":[{\"seq\":1,\r\"b\":2}]}}") == nil)
+    #expect(make("{\"method\":\"loupe/events\",\n\"params\":{\"events\":[{\"seq\":1}]}}")?.count == 1)  // outside the events: fine
+    #expect(make(#"{"method":"loupe/events","params":{"events":[{"seq":1,"a":"\u00"}]}}"#) == nil)
+  }
+}

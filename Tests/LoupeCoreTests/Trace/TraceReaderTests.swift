@@ -62,6 +62,42 @@ import Testing
     #expect(reader.malformedLines.map(\.description) == ["line 3: it is \(longLine) bytes long, over the limit of 1000; skipped"])
   }
 
+  /// Lines another reader of the same file checked are yielded from their start alone; a line
+  /// in that part that does not start the way Loupe writes events, the lines after it and a
+  /// cut-short last line are checked as usual.
+  @Test(arguments: [64, 1 << 20])
+  func trustedLinesAreYieldedWithoutBeingCheckedAgain(chunkSize: Int) throws {
+    var text = TraceSamples.header.jsonText + "\n"
+    for event in TraceSamples.events.prefix(3) { text += event.jsonText + "\n" }
+    text += "not json at all\n"  // not an event's start: checked even when trusted
+    text += #"{"seq":50,"time":1,"kind":"mark",damaged"# + "\n"  // an event's start: trusted means trusted
+    text += "\n" + TraceSamples.events[3].jsonText + "\n"
+    let trustedEnd = text.utf8.count
+    text += #"{"seq":99,"time":1,"kind":"mark""# + "\n"  // after the trusted part: checked
+    text += TraceSamples.events[4].jsonText + "\n"
+    text += #"{"seq":100,"time":1,"kind":"mark","label":"#  // cut short
+    let path = dir.file("t.loupe", text: text)
+    func items(trusting: Bool) throws -> (TraceReader, [String]) {
+      let reader = try TraceReader(path: path, options: .init(chunkSize: chunkSize))
+      if trusting { reader.trustLines(before: trustedEnd) }
+      var items: [String] = []
+      while let item = try reader.next(decode: false) {
+        items.append("\(item.line) \(item.offset) \(item.seq) \(item.kind) \(String(decoding: item.bytes, as: UTF8.self))")
+      }
+      return (reader, items)
+    }
+    let (checking, checked) = try items(trusting: false)
+    let (trusting, trusted) = try items(trusting: true)
+    #expect(checking.fileIdentity != nil && checking.fileIdentity == trusting.fileIdentity)
+    #expect(trusted.count == checked.count + 1)
+    #expect(trusted.filter { !$0.contains("damaged") } == checked)
+    #expect(trusted.contains { $0.hasPrefix("6 ") && $0.hasSuffix(#"{"seq":50,"time":1,"kind":"mark",damaged"#) })
+    #expect(checking.malformedLineCount == 3)
+    #expect(trusting.malformedLines.map(\.line) == [5, 9])
+    #expect(trusting.truncation == checking.truncation)
+    #expect(trusting.truncation?.line == 11)
+  }
+
   @Test func malformedLinesInTheMiddleAreSkippedCountedAndNumbered() throws {
     var text = TraceSamples.header.jsonText + "\n"
     text += TraceSamples.events[0].jsonText + "\n"

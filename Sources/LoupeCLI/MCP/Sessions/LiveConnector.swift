@@ -53,9 +53,9 @@ enum LiveConnector {
     // Each event goes to the recording as it came (for loupe_save, doctor and stats) and,
     // decoded, into the session model.
     let model = SharedModel(SessionModel())
-    client.onRawEvents = { lines in
-      recording.record(lines: lines)
-      model.append(lines.compactMap { try? Event(jsonText: $0) })
+    client.onRawEvents = { batch in
+      recording.record(batch)
+      model.append(batch.lines.compactMap { try? Event(jsonText: $0) })
     }
     client.onFrame = { body in
       let frame = FrameContent(body)
