@@ -57,6 +57,18 @@ struct TraceSeek {
     return (prefix, bytes)
   }
 
+  /// Whether the line at `offset` has no line break after it.
+  func isLastLine(at offset: Int) -> Bool {
+    var at = offset
+    while at < size {
+      let bytes = file.read(offset: at, length: min(64 << 10, size - at))
+      if bytes.isEmpty { return true }
+      if bytes.contains(0x0A) { return false }
+      at += bytes.count
+    }
+    return true
+  }
+
   /// The start of the first line whose `seq` is after `seq` (`size` when none is), found by
   /// bisecting the file. `nil` when a line it reads cannot be read by its prefix or the `seq`s
   /// it read go back.
@@ -64,6 +76,9 @@ struct TraceSeek {
     // The smallest byte position whose next line start has a `seq` after `seq`.
     var low = eventsStart
     var high = size
+    // The first line too: a trace's later lines cannot have smaller `seq`s.
+    guard let first = prefix(at: eventsStart) else { return nil }
+    probes.append((eventsStart, first.prefix.seq))
     while low < high {
       let middle = low + (high - low) / 2
       let start = lineStart(atOrAfter: middle)
@@ -71,7 +86,12 @@ struct TraceSeek {
         high = middle
         continue
       }
-      guard let read = prefix(at: start) else { return nil }
+      guard let read = prefix(at: start) else {
+        // A last line cut short is no line (the pass reports it); any other: read through.
+        guard isLastLine(at: start) else { return nil }
+        high = middle
+        continue
+      }
       probes.append((start, read.prefix.seq))
       if read.prefix.seq <= seq { low = start + 1 } else { high = middle }
     }

@@ -29,6 +29,11 @@ extension TraceStateIndex {
   ///   them turned off).
   /// Damage (malformed lines, a cut-short end) is reported only for the part read.
   public static func seeking(tracePath: String, store: String, through: Int?) throws(TraceError) -> TraceStateIndex? {
+    try seeking(tracePath: tracePath, store: store, through: through, chunkSize: 4 << 20)
+  }
+
+  /// ``seeking(tracePath:store:through:)`` searching backwards `chunkSize` bytes at a time.
+  static func seeking(tracePath: String, store: String, through: Int?, chunkSize: Int) throws(TraceError) -> TraceStateIndex? {
     var info = stat()
     guard stat(tracePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     let root = StateRebuilder.rootStore(of: store)
@@ -38,6 +43,7 @@ extension TraceStateIndex {
     guard var seek = TraceSeek(file: file, eventsStart: reader.bytesRead), seek.eventsStart < seek.size,
       let first = seek.prefix(at: seek.eventsStart)?.prefix.seq
     else { return nil }
+    seek.chunkSize = chunkSize
     let end: Int
     if let through {
       guard let found = seek.firstLine(after: through) else { return nil }
