@@ -14,8 +14,10 @@ struct StateCommand: Command {
       from a snapshot or change that a size cap cut short, or from a trace without \
       snapshots, is marked approximate.
 
-      Reads the trace once up to --at without decoding its events, then reads back only the \
-      snapshot and the changes it applies.
+      For one store named without wildcards, finds --at in the file by seeking (lines are in \
+      seq order) and reads only from the root store's last snapshot before it; otherwise \
+      reads the trace once up to --at without decoding its events. Either way it then \
+      decodes only the snapshot and the changes it applies.
       """,
     usage: "FILE --store GLOB [--at SEQ] [--path PATH] [--format text|json]",
     arguments: [PositionalSpec(name: "FILE", help: "The trace file to read (a file: it is read back by offset).")],
@@ -69,8 +71,12 @@ struct StateCommand: Command {
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
     let states: TraceStateIndex
-    do {
-      states = try TraceStateIndex(tracePath: path, through: at)
+    do throws(TraceError) {
+      if let sought = try soughtIndex() {
+        states = sought
+      } else {
+        states = try TraceStateIndex(tracePath: path, through: at)
+      }
     } catch {
       throw CommandFailure(error.description)
     }
@@ -118,6 +124,23 @@ struct StateCommand: Command {
     }
     context.stdout.flush()
     return failures == 0 ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// For one store named without wildcards, an index of the part of the trace its state needs
+  /// (``TraceStateIndex/seeking(tracePath:store:through:)``), when it answers; `nil` to read
+  /// the trace through, which also gives the errors their full detail (which stores there are,
+  /// when they lived).
+  private func soughtIndex() throws(TraceError) -> TraceStateIndex? {
+    guard let id = store.literalText, let states = try TraceStateIndex.seeking(tracePath: path, store: id, through: at) else { return nil }
+    let query = StateQuery(states: states)
+    do throws(StateQuery.Failure) {
+      let seq = try query.seq(at)
+      guard try query.stores(matching: store, atSeq: seq) == [id] else { return nil }
+      _ = try query.state(of: id, atSeq: seq, path: statePath)
+      return states
+    } catch {
+      return nil
+    }
   }
 
   /// The tree's width: the diffs' width.

@@ -57,6 +57,9 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { pattern }
 
+  /// The text the pattern matches when it has no wildcards (it then matches only that).
+  public var literalText: String? { literal }
+
   /// Whether `text` matches the whole pattern. Linear in practice: one backtrack point.
   public func matches(_ text: String) -> Bool {
     if let literal { return literal == text }

@@ -80,6 +80,19 @@ struct LineReader {
     }
   }
 
+  /// Continues at `offset` of the file (a regular file: a pipe cannot seek), dropping what is
+  /// buffered. `false` when the descriptor cannot seek.
+  mutating func seek(to offset: Int) -> Bool {
+    guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { return false }
+    start = 0
+    end = 0
+    scanned = 0
+    atEOF = false
+    bufferOffset = offset
+    lineOffset = offset
+    return true
+  }
+
   /// Reads ahead until at least `count` bytes are buffered or the input ends, and returns the
   /// buffered bytes without consuming them.
   mutating func peek(atLeast count: Int) -> Result<ArraySlice<UInt8>, TraceFileIO.Failure> {

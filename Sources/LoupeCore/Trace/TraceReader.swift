@@ -343,6 +343,15 @@ public final class TraceReader {
     return (lines.buffer[line.range], lines.lineOffset, line.isLast)
   }
 
+  /// Continues reading at `offset` of the file, the start of a line preceded by `linesBefore`
+  /// lines (the header's included), for readers that find their place by seeking
+  /// (``TraceStateIndex``). `false` when the file cannot seek.
+  func seek(toOffset offset: Int, linesBefore: Int) -> Bool {
+    guard lines.seek(to: offset) else { return false }
+    lineNumber = linesBefore
+    return true
+  }
+
   /// What a reader of unchecked lines found wrong with the line it last read: a last line cut
   /// short (`isLast`), or a malformed one.
   func reject(_ bytes: ArraySlice<UInt8>, reason: String, isLast: Bool) {

@@ -10,7 +10,8 @@ import Testing
   /// changed, removed), snapshotted at its creation and then now and then; `B#1` without any
   /// snapshot (a store from before snapshots: approximate). Well over
   /// ``StateRebuilder/checkpointSpacing`` changes, so rebuilds go through checkpoints.
-  static func randomSession(seed: UInt64, count: Int = 1_500) -> [Event] {
+  /// With `destroying`, a removed item's store ends with `store.destroyed`.
+  static func randomSession(seed: UInt64, count: Int = 1_500, destroying: Bool = false) -> [Event] {
     var random = SplitMix64(seed: seed)
     var events: [Event] = []
     func add(_ payload: Event.Payload) {
@@ -39,6 +40,9 @@ import Testing
         let id = ids.remove(at: Int.random(in: 0..<ids.count, using: &random))
         let old = StateRebuilder.value(in: truth, at: try! StatePath(parsing: "items[id: \(id)]"))
         change = Change(path: "items[id: \(id)]", op: .remove, old: old)
+        if destroying, alive.remove("A#1/items[id: \(id)]") != nil {
+          add(.storeDestroyed(StoreDestroyed(store: "A#1/items[id: \(id)]", identity: "A#1/items[id: \(id)]")))
+        }
       case 3...5 where !ids.isEmpty:
         let id = ids[Int.random(in: 0..<ids.count, using: &random)]
         store = "A#1/items[id: \(id)]"

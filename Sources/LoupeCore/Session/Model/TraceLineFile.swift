@@ -20,6 +20,9 @@ public final class TraceLineFile {
     self.path = path
   }
 
+  /// The file's size now, or `nil` when it is not a regular file (a pipe cannot be read back).
+  public var size: Int? { TraceFileIO.regularFileSize(fd) }
+
   /// The `length` bytes at `offset` (fewer at the end of the file or on a read error).
   public func read(offset: Int, length: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: length)

@@ -60,10 +60,23 @@ public final class TraceStateIndex {
   /// kind and store; a line that does not start the way Loupe writes events is decoded, and
   /// counted as malformed (or as the trace's cut-short end) when it is not an event. The
   /// snapshots and changes it keeps are decoded when a rebuild reads them back.
-  public init(tracePath: String, through: Int? = nil) throws(TraceError) {
-    reader = try TraceReader(path: tracePath)
-    file = try TraceLineFile(path: tracePath)
+  public convenience init(tracePath: String, through: Int? = nil) throws(TraceError) {
+    try self.init(reader: TraceReader(path: tracePath), file: TraceLineFile(path: tracePath))
+    try pass(through: through)
+  }
+
+  init(reader: TraceReader, file: TraceLineFile) {
+    self.reader = reader
+    self.file = file
     header = reader.header
+  }
+
+  /// Whether a `seq` read was smaller than the one before it (a reader that sought its place
+  /// relies on `seq` order).
+  private(set) var seqsGoBack = false
+
+  /// Reads the lines from where the reader is to the end, or to the first event after `through`.
+  func pass(through: Int?) throws(TraceError) {
     while let line = try reader.nextUncheckedLine() {
       // A last line without its line break may be cut short: it is decoded in full.
       let prefix = line.isLast ? nil : line.bytes.withUnsafeBufferPointer { EventLinePrefix.parse($0) }
@@ -81,6 +94,7 @@ public final class TraceStateIndex {
         seq = event!.seq
       }
       if firstSeq == nil { firstSeq = seq }
+      if let lastSeq, seq < lastSeq { seqsGoBack = true }
       lastSeq = seq
       events += 1
       if let through, seq > through {
@@ -93,6 +107,14 @@ public final class TraceStateIndex {
         add(prefix, line.bytes, offset: line.offset)
       }
     }
+  }
+
+  /// What a reader that sought its place knows from before it (``seeking(tracePath:store:through:)``):
+  /// the trace's first `seq`, and a store alive or known there.
+  func startSought(firstSeq: Int, store: String?, life: Life?) {
+    self.firstSeq = firstSeq
+    if let store { see(store) }
+    if let store, let life { lives[store] = [life] }
   }
 
   /// A line read by its prefix: only state and store events matter.
