@@ -18,6 +18,38 @@ import Testing
     #expect(JSON.int(1234567890).jsonText == "1234567890")
   }
 
+  /// Short decimals (event times: nanoseconds counted in milliseconds) take a path of their
+  /// own that must print exactly what `description` prints, edges included.
+  @Test func shortDecimalsPrintAsDescriptionDoes() {
+    #expect(JSON.double(12.345678).jsonText == "12.345678")
+    #expect(JSON.double(0.0001).jsonText == "0.0001")
+    #expect(JSON.double(0.00005).jsonText == "5e-05")
+    #expect(JSON.double(-3.5).jsonText == "-3.5")
+    #expect(JSON.double(0.1 + 0.2).jsonText == "0.30000000000000004")
+    #expect(JSON.double(999_999_999.999999).jsonText == "999999999.999999")
+    #expect(JSON.double(3_600_000.000001).jsonText == "3600000.000001")
+    var samples: [Double] = [0.0001, 0.000123, 0.001, 0.5, 1e9 - 1e-6, 1e9, 123_456.7, 1e-4 - 1e-12]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let nanoseconds = Int.random(in: 0..<4_000_000_000_000, using: &generator)
+      samples.append(Double(nanoseconds) / 1e6)
+      samples.append(Double(nanoseconds >> Int.random(in: 0..<40, using: &generator)) / 1e6)
+      samples.append(-Double(nanoseconds % 1_000_000) / 1e3)
+      samples.append(Double.random(in: 0..<2_000_000, using: &generator))
+      // The old clock's form: seconds in milliseconds plus a fraction (rarely short).
+      samples.append(Double(nanoseconds / 1_000_000_000) * 1000 + Double(nanoseconds % 1_000_000_000 * 1_000_000_000) / 1e15)
+    }
+    let wrong = samples.filter { JSON.double($0).jsonText != expectedText($0) }
+    #expect(wrong.isEmpty, "\(wrong.prefix(5).map { "\($0.description) → \(JSON.double($0).jsonText)" })")
+  }
+
+  /// What `double` printed before its short-decimal path: integral values as integers with
+  /// `.0`, the rest by `description`.
+  private func expectedText(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return (value == 0 && value.sign == .minus ? "-" : "") + "\(Int(value)).0" }
+    return value.description
+  }
+
   @Test func stringEscapes() {
     #expect(JSON.string("a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}é😀").jsonText == #""a\"b\\c\n\r\t\b\f\u0001\u001fé😀""#)
     #expect(JSON.string("").jsonText == #""""#)

@@ -11,10 +11,11 @@ public enum EventMix {
     var generator = Generator()
     var events: [Event] = []
     events.reserveCapacity(count)
-    var time = 3.25
+    // Times as the bus makes them (`EventBus.now()`): whole nanoseconds, in milliseconds.
+    var nanoseconds = 3_250_000
     while events.count < count {
-      time += 0.137
-      events.append(Event(seq: events.count + 1, time: time, payload: generator.next()))
+      nanoseconds += 137_021
+      events.append(Event(seq: events.count + 1, time: Double(nanoseconds) / 1e6, payload: generator.next()))
     }
     return events
   }

@@ -45,12 +45,13 @@ struct KeptSnapshots: Sendable {
     case .stateSnapshot(let snapshot):
       return roots.updateValue(Root(snapshot: Kept(position: position, event: event)), forKey: snapshot.store)
     case .stateChanged(let changed):
-      let rootID = StateRebuilder.rootStore(of: changed.store)
-      guard roots[rootID] != nil else { return nil }
-      roots[rootID]!.changes.append(Kept(position: position, event: event))
-      roots[rootID]!.bytes += size
-      guard roots[rootID]!.bytes > byteLimit else { return nil }
-      return roots.removeValue(forKey: rootID)
+      // Most programs keep no snapshot (none asked for, or the root not yet snapshotted):
+      // then nothing to look up. Else one lookup by the root's id.
+      guard !roots.isEmpty, let index = roots.index(forKey: StateRebuilder.rootStore(of: changed.store)) else { return nil }
+      roots.values[index].changes.append(Kept(position: position, event: event))
+      roots.values[index].bytes += size
+      guard roots.values[index].bytes > byteLimit else { return nil }
+      return roots.remove(at: index).value
     case .storeDestroyed(let destroyed) where !destroyed.store.contains("/"):
       return roots.removeValue(forKey: destroyed.store)
     default:

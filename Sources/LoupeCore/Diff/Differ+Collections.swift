@@ -191,20 +191,25 @@ extension Differ {
     // cut: the capped rendering cannot follow it exactly.
     let shifts = count > options.maxCollectionCount
     let base = oldIDs.startIndex
+    // Loops over positions (`Range<Int>`), never over the ids themselves: this code runs
+    // unspecialized, where iterating a generic collection (`zip`, a slice's iterator) costs
+    // thousands of instructions per element in witness calls and metadata lookups.
     var oldPositions: [ID: Int] = [:]
     oldPositions.reserveCapacity(oldIDs.count)
-    for (position, id) in zip(oldIDs.indices, oldIDs) { oldPositions[id] = position }
+    for position in oldIDs.indices { oldPositions[oldIDs[position]] = position }
     var commonOld: [Int] = []
-    for id in newIDs { if let position = oldPositions[id] { commonOld.append(position) } }
+    commonOld.reserveCapacity(newIDs.count)
+    for position in newIDs.indices { if let oldPosition = oldPositions[newIDs[position]] { commonOld.append(oldPosition) } }
     var stays = [Bool](repeating: false, count: oldIDs.count)
     for index in Self.longestIncreasingSubsequence(commonOld) { stays[commonOld[index] - base] = true }
 
-    for (position, id) in zip(oldIDs.indices, oldIDs) where !stays[position - base] {
-      push(.id(Renderer.renderKey(id, options: options)))
+    for position in oldIDs.indices where !stays[position - base] {
+      push(.id(Renderer.renderKey(oldIDs[position], options: options)))
       record(.remove, old: renderOld(old(position)), truncated: shifts)
       pop()
     }
-    for (position, id) in zip(newIDs.indices, newIDs) {
+    for position in newIDs.indices {
+      let id = newIDs[position]
       if let oldPosition = oldPositions[id], stays[oldPosition - base] {
         let a = old(oldPosition)
         let b = new(position)

@@ -3,10 +3,13 @@ extension Event {
   /// fields in the order of CONTRACT §6. Optional fields that are absent are omitted, except
   /// the ones the contract spells as "String or null", which are written as `null`.
   public func encode(into w: inout JSONWriter) {
-    w.beginObject()
-    w.key("seq"); w.int(seq)
-    w.key("time"); w.double(time)
-    w.key("kind"); w.string(kind)
+    // The envelope's fixed text is written as whole literals (`{"seq":`, `,"time":`,
+    // `,"kind":"action.received"`): no key or kind goes through the escaping scan.
+    if w.needsComma { w.member(#",{"seq":"#) } else { w.member(#"{"seq":"#) }
+    w.int(seq)
+    w.member(#","time":"#)
+    w.double(time)
+    w.kindMember(payload)
     switch payload {
     case .sessionStarted(let e):
       w.key("pid"); w.int(e.pid)
@@ -144,6 +147,38 @@ extension Change {
 }
 
 extension JSONWriter {
+  /// Writes `text`, a member's fixed start (a key with its punctuation), as it is: the next
+  /// value follows with no comma.
+  @inline(__always) mutating func member(_ text: StaticString) {
+    text.withUTF8Buffer { rawBytes($0) }
+    needsComma = false
+  }
+
+  /// Writes `,"kind":"…"` for `payload`, the kind as one literal when this build knows it.
+  mutating func kindMember(_ payload: Event.Payload) {
+    switch payload {
+    case .sessionStarted: member(#","kind":"session.started""#)
+    case .storeCreated: member(#","kind":"store.created""#)
+    case .storeDestroyed: member(#","kind":"store.destroyed""#)
+    case .identityChanged: member(#","kind":"identity.changed""#)
+    case .actionReceived: member(#","kind":"action.received""#)
+    case .stateChanged: member(#","kind":"state.changed""#)
+    case .stateSnapshot: member(#","kind":"state.snapshot""#)
+    case .effectStarted: member(#","kind":"effect.started""#)
+    case .effectFinished: member(#","kind":"effect.finished""#)
+    case .effectCancelled: member(#","kind":"effect.cancelled""#)
+    case .derivedRecomputed: member(#","kind":"derived.recomputed""#)
+    case .mark: member(#","kind":"mark""#)
+    case .dropped: member(#","kind":"dropped""#)
+    case .warning: member(#","kind":"warning""#)
+    case .unknown(let kind, _):
+      member(#","kind":"#)
+      string(kind)
+      return
+    }
+    needsComma = true
+  }
+
   public mutating func stringOrNull(_ value: String?) {
     if let value { string(value) } else { null() }
   }

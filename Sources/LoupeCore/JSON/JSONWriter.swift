@@ -169,11 +169,67 @@ public struct JSONWriter: Sendable {
       if value == 0, value.sign == .minus { put(UInt8(ascii: "-")) }
       writeInt(Int(value))
       put(UInt8(ascii: "."), UInt8(ascii: "0"))
-    } else {
+    } else if !writeMicroDecimal(value) {
       var text = value.description
       text.withUTF8 { rawBytes($0) }
     }
     needsComma = true
+  }
+
+  /// Writes `value` as a plain decimal when it is the double nearest to one with at most 6
+  /// digits after the point and at most 15 significant digits (event times are nanoseconds
+  /// counted in milliseconds: `12.345678`); returns `false`, writing nothing, otherwise.
+  ///
+  /// The text is exactly `value.description`: a decimal of at most 15 significant digits is
+  /// the only one of that length that rounds to its double (15 is `Double`'s guaranteed
+  /// decimal precision), so it is the shortest form that round-trips, which `description`
+  /// prints — as a plain decimal for magnitudes from 1e-4 up to 2^53.
+  @usableFromInline mutating func writeMicroDecimal(_ value: Double) -> Bool {
+    let magnitude = Swift.abs(value)
+    guard magnitude >= 1e-4, magnitude < 1e9 else { return false }
+    let scaled = (magnitude * 1e6).rounded()
+    // `Double(m) / 1e6` is the double nearest to m / 10^6 (both exact, the division rounded once).
+    guard scaled < 1e15, scaled / 1e6 == magnitude else { return false }
+    var units = UInt64(scaled)
+    var decimals = 6
+    while decimals > 0, units % 10 == 0 {
+      units /= 10
+      decimals &-= 1
+    }
+    // The digits of `units`, with the point `decimals` from the right and at least one
+    // digit before it.
+    var digits = 1
+    var rest = units
+    while rest >= 10 {
+      rest /= 10
+      digits &+= 1
+    }
+    let whole = Swift.max(digits, decimals &+ 1)  // digits written, leading zeros included
+    let sign = value < 0 ? 1 : 0
+    let length = sign &+ whole &+ (decimals > 0 ? 1 : 2)
+    let p = tail(length)
+    if sign == 1 { p[0] = UInt8(ascii: "-") }
+    var i = length
+    if decimals == 0 {
+      // An integral value is handled by the caller; kept for completeness: "12.0".
+      i &-= 2
+      p[i] = UInt8(ascii: ".")
+      p[i &+ 1] = UInt8(ascii: "0")
+    }
+    var written = 0
+    while i > sign {
+      i &-= 1
+      if decimals > 0, written == decimals {
+        p[i] = UInt8(ascii: ".")
+        written &+= 1
+        continue
+      }
+      p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: units % 10)
+      units /= 10
+      written &+= 1
+    }
+    count &+= length
+    return true
   }
 
   public mutating func string(_ value: String) {
@@ -210,15 +266,21 @@ public struct JSONWriter: Sendable {
     case .int(let i): int(i)
     case .double(let d): double(d)
     case .string(let s): string(s)
+    // Elements and members are read in place: a `for` loop would copy each one out (a
+    // retain and a release of its key and value, through the generic value witnesses).
     case .array(let elements):
       beginArray()
-      for element in elements { self.value(element) }
+      elements.withUnsafeBufferPointer { buffer in
+        for index in buffer.indices { self.value(buffer[index]) }
+      }
       endArray()
     case .object(let object):
       beginObject()
-      for member in object.members {
-        key(member.key)
-        self.value(member.value)
+      object.members.withUnsafeBufferPointer { buffer in
+        for index in buffer.indices {
+          key(buffer[index].key)
+          self.value(buffer[index].value)
+        }
       }
       endObject()
     }

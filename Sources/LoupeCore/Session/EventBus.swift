@@ -63,11 +63,13 @@ public final class EventBus: Sendable {
     #endif
   }
 
-  /// Milliseconds since the session started.
+  /// Milliseconds since the session started, to the nanosecond: the double nearest to a
+  /// whole number of nanoseconds over 10^6, which `JSONWriter.double` prints without
+  /// `Double.description` (`12.345678`).
   public func now() -> Double {
     let elapsed = ContinuousClock.now - origin
     let (seconds, attoseconds) = elapsed.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    return Double(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000) / 1e6
   }
 
   /// `startedAt` in ISO 8601 with milliseconds, UTC.
