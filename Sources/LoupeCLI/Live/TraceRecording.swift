@@ -68,19 +68,8 @@ final class TraceRecording: Sendable {
   /// Records the events of a notification as they came, with one write.
   func record(_ batch: NotificationEventLines.Batch) {
     guard batch.count > 0 else { return }
-    state.withLock { state in
-      guard state.failure == nil else { return }
-      do throws(TraceError) {
-        if state.writer == nil {
-          let first = (try? JSONParser.parse(batch.text[batch.first])) ?? .null
-          state.writer = try TraceWriter(path: path, header: header(first: first, state: state))
-        }
-        try state.writer!.append(batch)
-        state.events += batch.count
-      } catch {
-        state.failure = error
-        stderr.line("loupe: recording stopped: \(error)")
-      }
+    write(count: batch.count, firstEvent: { (try? JSONParser.parse(batch.text[batch.first])) ?? .null }) { writer throws(TraceError) in
+      try writer.append(batch)
     }
   }
 
@@ -93,15 +82,22 @@ final class TraceRecording: Sendable {
   /// `loupe record` far below what a program emits).
   func record(lines: [[UInt8]]) {
     guard !lines.isEmpty else { return }
+    write(count: lines.count, firstEvent: { (try? JSONParser.parse(lines[0])) ?? .null }) { writer throws(TraceError) in
+      try writer.appendLines(lines)
+    }
+  }
+
+  /// Appends `count` events with `append`, opening the file first (its header taken from the
+  /// first event) and stopping the recording, said once, at the first error.
+  private func write(count: Int, firstEvent: () -> JSON, _ append: (TraceWriter) throws(TraceError) -> Void) {
     state.withLock { state in
       guard state.failure == nil else { return }
       do throws(TraceError) {
         if state.writer == nil {
-          let first = (try? JSONParser.parse(lines[0])) ?? .null
-          state.writer = try TraceWriter(path: path, header: header(first: first, state: state))
+          state.writer = try TraceWriter(path: path, header: header(first: firstEvent(), state: state))
         }
-        try state.writer!.appendLines(lines)
-        state.events += lines.count
+        try append(state.writer!)
+        state.events += count
       } catch {
         state.failure = error
         stderr.line("loupe: recording stopped: \(error)")
