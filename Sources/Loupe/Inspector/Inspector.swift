@@ -118,7 +118,9 @@ public final class Inspector: Sendable {
       connection = try Connection(
         input: input, output: output,
         options: .init(
-          frameLimits: .init(maxBodySize: configuration.maxFrameBodySize), threadNiceness: configuration.threadNiceness))
+          frameLimits: .init(maxBodySize: configuration.maxFrameBodySize), threadNiceness: configuration.threadNiceness,
+          // Socket clients come and go, and may stay silent: no thread until one speaks.
+          waitsOnSharedThread: origin == .socket))
     } catch {
       throw InspectorError("Cannot set up a connection: \(error)")
     }

@@ -15,8 +15,10 @@ public protocol OutgoingSource: AnyObject, Sendable {
 ///
 /// It owns two threads: a serial **reader** that reads, decodes frames and hands each body to
 /// `onFrame` in order, and a **writer** that writes queued frames — started when there is
-/// first something to write, so a peer that never sends a request costs one thread, not two
-/// (a server's idle connections). Reading never waits on
+/// first something to write, so a peer that never sends a request costs one thread, not two.
+/// With ``Options/waitsOnSharedThread`` (a server's accepted connections) the reader too
+/// starts only when the peer first sends something, so an idle connection costs none.
+/// Reading never waits on
 /// writing: ``send(_:)`` only appends to a queue. Responses are written before anything the
 /// ``OutgoingSource`` offers, so a flood of events cannot delay an answer.
 ///
@@ -43,15 +45,21 @@ public final class Connection: @unchecked Sendable {
     /// (``ThreadPriority/lowerCurrentThread(by:)``); 0 leaves them as created. A program's
     /// inspector sets it so that its clients' work yields to the program.
     public var threadNiceness: Int
+    /// Wait for the peer's first bytes on the process's one shared waiting thread
+    /// (`loupe.idle`) instead of a reader thread of its own, which starts only when the peer
+    /// sends something: a server's accepted connections, so that clients that connect and stay
+    /// silent cost no thread. A peer that closes before sending anything never gets one.
+    public var waitsOnSharedThread: Bool
 
     public init(
       frameLimits: FrameDecoder.Limits = .default, maxQueuedBytes: Int = 32 << 20, readBufferSize: Int = 64 << 10,
-      threadNiceness: Int = 0
+      threadNiceness: Int = 0, waitsOnSharedThread: Bool = false
     ) {
       self.frameLimits = frameLimits
       self.maxQueuedBytes = maxQueuedBytes
       self.readBufferSize = readBufferSize
       self.threadNiceness = threadNiceness
+      self.waitsOnSharedThread = waitsOnSharedThread
     }
   }
 
@@ -105,6 +113,7 @@ public final class Connection: @unchecked Sendable {
   /// The writer thread was started (or will never be: the connection ended first).
   private var writerStarted = false
   private var readerDone = false
+  private var readerThreadStarted = false
   private var writerDone = false
   private var descriptorsClosed = false
   private var reason: CloseReason?
@@ -162,8 +171,46 @@ public final class Connection: @unchecked Sendable {
     let startsWriter = (!outbox.isEmpty || wakePending) && claimWriterStart()
     condition.unlock()
     if startsWriter { startWriter() }
+    if options.waitsOnSharedThread, let watcher = InputWatcher.shared(niceness: options.threadNiceness) {
+      watcher.watch(input: input, wake: readerWake.read) { [self] readiness in
+        firstInput(readiness, onFrame: onFrame, onEndOfInput: onEndOfInput)
+      }
+    } else {
+      startReader(first: nil, onFrame: onFrame, onEndOfInput: onEndOfInput)
+    }
+  }
+
+  private func startReader(
+    first: ArraySlice<UInt8>?, onFrame: @escaping @Sendable ([UInt8]) -> Void, onEndOfInput: (@Sendable () -> Void)?
+  ) {
+    condition.lock()
+    readerThreadStarted = true
+    condition.unlock()
     ServiceThread.start(name: "loupe.reader", niceness: options.threadNiceness) { [self] in
-      if readLoop(onFrame: onFrame) == .endOfInput { onEndOfInput?() }
+      if readLoop(first: first, onFrame: onFrame) == .endOfInput { onEndOfInput?() }
+    }
+  }
+
+  /// On the shared waiting thread: the peer sent its first bytes, hung up, or the connection is
+  /// closing. Reads once; only a peer that sent something gets a reader thread.
+  private func firstInput(
+    _ readiness: InputWatcher.Readiness, onFrame: @escaping @Sendable ([UInt8]) -> Void,
+    onEndOfInput: (@Sendable () -> Void)?
+  ) {
+    guard readiness == .input else {
+      _ = readerEnded(.closedLocally)
+      return
+    }
+    var buffer = [UInt8](repeating: 0, count: min(4 << 10, options.readBufferSize))
+    switch buffer.withUnsafeMutableBytes({ Posix.readAvailable(input, into: $0) }) {
+    case .failure(let failure)?:
+      _ = readerEnded(.readFailed(failure.description))
+    case .success(0)?:
+      if readerEnded(.endOfInput) == .endOfInput { onEndOfInput?() }
+    case .success(let count)?:
+      startReader(first: buffer[0..<count], onFrame: onFrame, onEndOfInput: onEndOfInput)
+    case nil:  // nothing after all (interrupted): the reader waits as usual
+      startReader(first: nil, onFrame: onFrame, onEndOfInput: onEndOfInput)
     }
   }
 
@@ -268,6 +315,14 @@ public final class Connection: @unchecked Sendable {
     return descriptorsClosed
   }
 
+  /// Whether a reader thread was started (with ``Options/waitsOnSharedThread``, only once
+  /// the peer sent something).
+  var hasReaderThread: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return readerThreadStarted
+  }
+
   /// Whether frames may still arrive: started, and neither the end of input, ``finish()``
   /// nor ``close()`` has stopped the reader.
   public var isReading: Bool {
@@ -295,26 +350,36 @@ public final class Connection: @unchecked Sendable {
 
   // MARK: - Threads
 
-  /// Reads until the input ends or the connection stops; returns why it stopped.
-  private func readLoop(onFrame: @Sendable ([UInt8]) -> Void) -> CloseReason {
+  /// Reads (after the bytes `first`, already read) until the input ends or the connection
+  /// stops; returns why it stopped.
+  private func readLoop(first: ArraySlice<UInt8>?, onFrame: @Sendable ([UInt8]) -> Void) -> CloseReason {
     var decoder = FrameDecoder(limits: options.frameLimits)
     // Small until the peer sends much: an idle connection costs little memory.
     var buffer = [UInt8](repeating: 0, count: min(4 << 10, options.readBufferSize))
     var why: CloseReason = .closedLocally
+    var decodesFirst = false
+    if let first {
+      decoder.append(first)
+      decodesFirst = true
+    }
     reading: while true {
-      guard Posix.wait(for: input, events: Int16(POLLIN), orWake: readerWake.read) else { break }
-      guard let result = buffer.withUnsafeMutableBytes({ Posix.readAvailable(input, into: $0) }) else { continue }
-      switch result {
-      case .failure(let failure):
-        why = .readFailed(failure.description)
-        break reading
-      case .success(0):
-        why = decoder.isAtFrameBoundary ? .endOfInput : .framingError(.truncatedFrame)
-        break reading
-      case .success(let count):
-        decoder.append(buffer[0..<count])
-        if count == buffer.count, buffer.count < options.readBufferSize {
-          buffer = [UInt8](repeating: 0, count: min(buffer.count * 4, options.readBufferSize))
+      if decodesFirst {
+        decodesFirst = false
+      } else {
+        guard Posix.wait(for: input, events: Int16(POLLIN), orWake: readerWake.read) else { break }
+        guard let result = buffer.withUnsafeMutableBytes({ Posix.readAvailable(input, into: $0) }) else { continue }
+        switch result {
+        case .failure(let failure):
+          why = .readFailed(failure.description)
+          break reading
+        case .success(0):
+          why = decoder.isAtFrameBoundary ? .endOfInput : .framingError(.truncatedFrame)
+          break reading
+        case .success(let count):
+          decoder.append(buffer[0..<count])
+          if count == buffer.count, buffer.count < options.readBufferSize {
+            buffer = [UInt8](repeating: 0, count: min(buffer.count * 4, options.readBufferSize))
+          }
         }
       }
       while true {
@@ -332,6 +397,13 @@ public final class Connection: @unchecked Sendable {
         }
       }
     }
+    return readerEnded(why)
+  }
+
+  /// The reader stopped (its thread, or the shared waiting thread before there was one):
+  /// records `why` (unless the connection already ended for another reason) and ends the
+  /// connection when the writer is done too. Returns `why`.
+  private func readerEnded(_ why: CloseReason) -> CloseReason {
     condition.lock()
     if reason == nil { reason = why }
     readerDone = true
