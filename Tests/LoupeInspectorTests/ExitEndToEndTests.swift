@@ -1,5 +1,5 @@
 import Foundation
-import LoupeRPC
+@testable import LoupeRPC
 import Synchronization
 import Testing
 @testable import Loupe
@@ -236,6 +236,42 @@ final class PseudoTerminal {
     #expect(events.last?.markLabel == "m500")
     expectNoUnreportedGap(events, from: 1)
     for await _ in finished.stream {}  // returns once subscribed and flushed, not after a minute
+    client.close()
+  }
+}
+
+/// Regression (issue 16): each idle client that left started a writer thread only to drain a
+/// queue that was never filled — 500 idle clients leaving at once were 500 thread starts
+/// beside the program (host_jitter.py's idle-500 pattern, up to 15 ms of timer delay).
+@Suite(.timeLimit(.minutes(2))) struct LeavingClientTests {
+  @Test func aClientThatNeverSubscribedLeavesWithoutAWriter() async throws {
+    let bus = EventBus(program: "leaving")
+    let inspector = Inspector(bus: bus)
+    for n in 1...10 { bus.emit(.mark(Mark(label: "m\(n)"))) }
+    var fds: [Int32] = [-1, -1]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+    try inspector.serve(input: fds[0], output: fds[0])
+    let connection = try #require(inspector.servedConnections.first)
+    close(fds[1])
+    while !connection.isClosed { await Task.yield() }
+    #expect(!connection.hasWriterThread)
+  }
+
+  @Test func aSubscribedClientThatLeavesStillGetsItsQueuedEvents() async throws {
+    let bus = EventBus(program: "leaving")
+    let inspector = Inspector(bus: bus)
+    var fds: [Int32] = [-1, -1]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+    try inspector.serve(input: fds[0], output: fds[0])
+    let client = LoupeClient(connection: try Connection(input: fds[1], output: fds[1]))
+    var reader = EventReader(client)
+    client.start()
+    _ = try await client.initialize(clientName: "tests")
+    #expect(try await client.subscribe(SubscribeRequest(history: true)) >= 0)
+    for n in 1...200 { bus.emit(.mark(Mark(label: "m\(n)"))) }
+    shutdown(fds[1], Int32(SHUT_WR))  // leaves: its input ends, it still reads
+    let events = await reader.read(count: 201)  // the session's start, then the marks
+    #expect(events.compactMap(\.markLabel) == (1...200).map { "m\($0)" })
     client.close()
   }
 }

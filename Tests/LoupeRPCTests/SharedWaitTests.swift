@@ -90,6 +90,7 @@ import Testing
       Issue.record("expected a framing error")
       return
     }
+    #expect(!connection.hasReaderThread)
     close(theirs)
   }
 }

@@ -135,9 +135,11 @@ public final class Inspector: Sendable {
       handler: handler,
       send: { [weak connection] body in connection?.send(body: body) },
       // After every answer (ServerSession waits for them): the events queued so far, then close.
+      // A client that never subscribed has no events to drain: it ends without a writer
+      // (hundreds of idle clients leaving at once must not start hundreds of threads).
       exit: { [weak connection] in
         hub.unsubscribe(queue, keepingQueued: true)
-        connection?.finish(drainingSource: true)
+        connection?.finish(drainingSource: handler.hasSubscribed)
       },
       onChange: activity.changed,
       // Half of what may wait unwritten: the reader pauses past that (see Connection).
@@ -194,6 +196,9 @@ public final class Inspector: Sendable {
     if isNew { bus.attach(hub) }
     return hub
   }
+
+  /// The connections of the clients connected right now (tests).
+  var servedConnections: [Connection] { state.withLock { $0.clients.values.map(\.connection) } }
 
   /// Connected clients right now.
   public var clientCount: Int { state.withLock { $0.clients.count } }

@@ -114,6 +114,7 @@ public final class Connection: @unchecked Sendable {
   private var writerStarted = false
   private var readerDone = false
   private var readerThreadStarted = false
+  private var writerThreadStarted = false
   private var writerDone = false
   private var descriptorsClosed = false
   private var reason: CloseReason?
@@ -208,6 +209,14 @@ public final class Connection: @unchecked Sendable {
     case .success(0)?:
       if readerEnded(.endOfInput) == .endOfInput { onEndOfInput?() }
     case .success(let count)?:
+      // A peer whose first bytes are not framing at all (a port scanner, a stray HTTP
+      // request) is turned away here, without a thread.
+      var decoder = FrameDecoder(limits: options.frameLimits)
+      decoder.append(buffer[0..<count])
+      if case .failed(let error) = decoder.next() {
+        _ = readerEnded(.framingError(error))
+        return
+      }
       startReader(first: buffer[0..<count], onFrame: onFrame, onEndOfInput: onEndOfInput)
     case nil:  // nothing after all (interrupted): the reader waits as usual
       startReader(first: nil, onFrame: onFrame, onEndOfInput: onEndOfInput)
@@ -223,6 +232,9 @@ public final class Connection: @unchecked Sendable {
   }
 
   private func startWriter() {
+    condition.lock()
+    writerThreadStarted = true
+    condition.unlock()
     ServiceThread.start(name: "loupe.writer", niceness: options.threadNiceness) { [self] in writeLoop() }
   }
 
@@ -321,6 +333,13 @@ public final class Connection: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return readerThreadStarted
+  }
+
+  /// Whether a writer thread was started (only once there was something to write).
+  var hasWriterThread: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return writerThreadStarted
   }
 
   /// Whether frames may still arrive: started, and neither the end of input, ``finish()``
