@@ -95,6 +95,25 @@ import Testing
     #expect(await probe.waitForExit() == 0)
   }
 
+  /// Regression: the probe read its own answer `probe:rss kB=…` as the command `probe:rss`
+  /// and answered it again, for good — about 14,000 marks a second on the program's thread
+  /// from the first question on, which every later timer-jitter measurement included.
+  @Test func theProbeAnswersOneRSSQuestionOnce() async throws {
+    let probe = try await Probe.Listening.start()
+    let watcher = try await probe.connect()
+    _ = try await watcher.subscribe(SubscribeRequest(filter: EventFilter(kinds: [Glob("mark")])))
+    var reader = EventReader(watcher)
+    _ = try await watcher.send(MarkRequest(label: "probe:rss"))
+    _ = await reader.read { $0.isMark("probe:rss kB=") }
+    // Commands run in order on the main queue: an answer that triggered another question has
+    // queued it before this one.
+    _ = try await watcher.send(MarkRequest(label: "probe:echo after"))
+    let marks = await reader.read { $0.isMark("echo after") }.compactMap(\.markLabel)
+    #expect(!marks.contains { $0.hasPrefix("probe:rss kB=") }, "\(marks.prefix(10))")
+    watcher.askProbeToExit()
+    #expect(await probe.waitForExit() == 0)
+  }
+
   /// Regression: under `ulimit -n`, idle connections used every descriptor, the program's own
   /// `open` failed, and the accept loop spun on `EMFILE`.
   @Test func clientsNeverTakeTheProgramsLastDescriptors() async throws {

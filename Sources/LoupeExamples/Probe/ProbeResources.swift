@@ -33,7 +33,7 @@ extension Probe {
       for fd in Self.held { close(fd) }
       Self.held = []
       mark("probe:released")
-    case "rss":
+    case "rss" where argument.isEmpty:  // not the answer `probe:rss kB=…`, which would loop
       mark("probe:rss kB=\(Self.residentKB())")
     case "ticker":
       let period = Duration.milliseconds(max(1, Int(argument) ?? 10))
