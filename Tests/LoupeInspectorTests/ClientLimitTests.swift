@@ -64,7 +64,7 @@ import Testing
   /// Regression: each connection, even one that never sent a byte, cost about 2 MB (a
   /// 20,000-event ring allocated before any subscribe), and the memory stayed after they left:
   /// 200 idle connections took a program from 27 MB to 440 MB. Now a connection holds no
-  /// events of its own (about 40 KB: its two threads and buffers; BENCHMARKS.md measures 500).
+  /// events of its own and no thread until it speaks (BENCHMARKS.md measures 500).
   /// The bounds are far from both, so a busy machine does not matter.
   @Test func idleConnectionsCostLittleAndTheMemoryIsNotKept() async throws {
     let probe = try await Probe.Listening.start(environment: ["LOUPE_MAX_CLIENTS": "300"])
