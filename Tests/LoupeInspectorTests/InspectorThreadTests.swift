@@ -87,21 +87,13 @@ import Testing
       #expect(count("loupe.writer", in: found) == 2)
       #expect(count("loupe.idle", in: found) == 1)
       // One idle connection speaks at last: it gets a reader (and a writer for its answer).
-      writeAll(idle[0], FrameEncoder.frame(Array(#"{"jsonrpc":"2.0","id":1,"method":"loupe/stores"}"#.utf8)))
+      let request = FrameEncoder.frame(Array(#"{"jsonrpc":"2.0","id":1,"method":"loupe/stores"}"#.utf8))
+      #expect(request.withUnsafeBytes { write(idle[0], $0.baseAddress, $0.count) } == request.count)  // small: one write
       let spoken = try await threads(of: pid) { count("loupe.reader", in: $0) == 3 && count("loupe.writer", in: $0) == 3 }
       #expect(count("loupe.reader", in: spoken) == 3)
       #expect(count("loupe.writer", in: spoken) == 3)
       watcher.askProbeToExit()
       #expect(await probe.waitForExit() == 0)
-    }
-
-    func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-      var offset = 0
-      while offset < bytes.count {
-        let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-        if count <= 0 { return }
-        offset += count
-      }
     }
   #endif
 }

@@ -18,13 +18,6 @@ import Testing
     }
   }
 
-  func readToEnd(_ fd: Int32) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 256)
-    while case let count = read(fd, &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
-    return bytes
-  }
-
   @Test func aConnectionThatNeverWritesIsFlushedAndEndsWhenThePeerLeaves() async throws {
     let (ours, theirs) = socketPair()
     let connection = try Connection(input: ours, output: ours)

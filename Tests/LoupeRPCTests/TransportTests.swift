@@ -20,6 +20,14 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
   }
 }
 
+/// Everything `fd` delivers until its end (a blocking socket whose peer finishes).
+func readToEnd(_ fd: Int32) -> [UInt8] {
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 256)
+  while case let count = read(fd, &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
+  return bytes
+}
+
 /// Serves a ``TestHandler`` on one end of a socket pair and returns a started client on the other.
 func clientAndServer() throws -> (LoupeClient, TestHandler) {
   let (serverFD, clientFD) = socketPair()
@@ -70,9 +78,7 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
     connection.finish()
     var iterator = closed.stream.makeAsyncIterator()
     #expect(await iterator.next() == .endOfInput)
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 256)
-    while case let count = read(theirs, &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
+    let bytes = readToEnd(theirs)
     close(theirs)
     #expect(bytes == FrameEncoder.frame(Array("a".utf8)) + FrameEncoder.frame(Array("after".utf8)))
   }
