@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The session: hands out `seq` numbers and times, and delivers events to sinks.
 ///
 /// Stores emit into a bus (``EventBus/shared`` unless told otherwise); the inspector and test
@@ -30,6 +34,8 @@ public final class EventBus: Sendable {
   private let snapshotsEnabled = Atomic<Bool>(true)
   private let attachments = Atomic<Int>(0)
   private let origin: ContinuousClock.Instant
+  /// `origin` in nanoseconds of the clock ``ContinuousClock`` reads (Linux).
+  private let originNanoseconds: Int
   /// The wall-clock start of the session, for `startedAt`.
   public let startDate: Date
   public let pid: Int
@@ -40,6 +46,7 @@ public final class EventBus: Sendable {
 
   public init(program: String = EventBus.defaultProgramName, pid: Int = Int(ProcessInfo.processInfo.processIdentifier)) {
     origin = .now
+    originNanoseconds = Self.continuousNanoseconds()
     startDate = Date()
     self.pid = pid
     self.program = program
@@ -67,9 +74,27 @@ public final class EventBus: Sendable {
   /// whole number of nanoseconds over 10^6, which `JSONWriter.double` prints without
   /// `Double.description` (`12.345678`).
   public func now() -> Double {
-    let elapsed = ContinuousClock.now - origin
-    let (seconds, attoseconds) = elapsed.components
-    return Double(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000) / 1e6
+    #if os(Linux)
+      // The clock ContinuousClock reads, without its 128-bit Duration arithmetic: this runs
+      // once per event, on the program's thread (~190 instructions less each).
+      return Double(Self.continuousNanoseconds() &- originNanoseconds) / 1e6
+    #else
+      let elapsed = ContinuousClock.now - origin
+      let (seconds, attoseconds) = elapsed.components
+      return Double(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000) / 1e6
+    #endif
+  }
+
+  /// Nanoseconds on the clock ``ContinuousClock`` reads (`CLOCK_BOOTTIME` on Linux); 0 elsewhere
+  /// (``now()`` uses `ContinuousClock` there).
+  @inline(__always) static func continuousNanoseconds() -> Int {
+    #if os(Linux)
+      var time = timespec()
+      _ = clock_gettime(CLOCK_BOOTTIME, &time)
+      return time.tv_sec &* 1_000_000_000 &+ time.tv_nsec
+    #else
+      return 0
+    #endif
   }
 
   /// `startedAt` in ISO 8601 with milliseconds, UTC.
