@@ -9,7 +9,7 @@ import Synchronization
 /// asks. A client that only subscribes — the common case, and the one that must stream at the
 /// speed of the disk — never waits for it, and the file is read once instead of twice.
 final class TraceCatalog: Sendable {
-  struct Contents: Sendable {
+  struct Contents: Sendable, Equatable {
     var events = 0
     var lastSeq = 0
     /// The `time` of the last event (marks added during a replay come at it).
@@ -51,49 +51,5 @@ final class TraceCatalog: Sendable {
       contents = read
       return read
     }
-  }
-
-  private static func pass(_ path: String) -> Contents {
-    var contents = Contents()
-    var live: [String: (order: Int, info: StoreInfo)] = [:]
-    var order = 0
-    var last: [UInt8] = []
-    do throws(CommandFailure) {
-      let reader = try TraceInput.open(path)
-      defer {
-        if reader.malformedLineCount == 0 { contents.identity = reader.fileIdentity }
-      }
-      while let item = try TraceInput.next(reader, decode: false) {
-        contents.events += 1
-        contents.checkedLength = reader.bytesRead
-        last.removeAll(keepingCapacity: true)
-        last.append(contentsOf: item.bytes)
-        switch item.kind {
-        case StoreCreated.kind, StoreDestroyed.kind, IdentityChanged.kind:
-          guard let event = try? Event(jsonText: item.bytes) else { continue }
-          switch event.payload {
-          case .storeCreated(let e):
-            order += 1
-            live[e.store] = (order, StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity))
-          case .storeDestroyed(let e):
-            live[e.store] = nil
-          case .identityChanged(let e):
-            live[e.store]?.info.identity = e.identity
-          default:
-            break
-          }
-        default:
-          continue
-        }
-      }
-    } catch {
-      // The file changed or could not be read after it opened: answer with what was read
-      // (the subscription's own pass reports the error to the user).
-    }
-    contents.stores = live.values.sorted { $0.order < $1.order }.map(\.info)
-    let lastEvent = try? Event(jsonText: last)
-    contents.lastSeq = lastEvent?.seq ?? 0
-    contents.lastTime = lastEvent?.time ?? 0
-    return contents
   }
 }

@@ -354,8 +354,9 @@ public final class TraceReader {
 
   /// Continues reading at `offset` of the file, the start of a line preceded by `linesBefore`
   /// lines (the header's included), for readers that find their place by seeking
-  /// (``TraceStateIndex``). `false` when the file cannot seek.
-  func seek(toOffset offset: Int, linesBefore: Int) -> Bool {
+  /// (``TraceStateIndex``, `replay`'s catalog reading a trace in parts). `false` when the file
+  /// cannot seek.
+  public func seek(toOffset offset: Int, linesBefore: Int) -> Bool {
     guard lines.seek(to: offset) else { return false }
     lineNumber = linesBefore
     return true
