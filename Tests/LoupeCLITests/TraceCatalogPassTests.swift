@@ -9,12 +9,10 @@ import Testing
   /// Random traces: stores created, changing identity and destroyed across the whole file
   /// (so both halves hold some), marks between; some end with a cut-short line.
   @Test func theSplitPassAnswersAsTheWholePassDoes() throws {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-catalog-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scratch = TemporaryDirectory()
     var random = SystemRandomNumberGenerator()
     for round in 0..<40 {
-      let path = scratch.appendingPathComponent("t\(round).loupe").path
+      let path = scratch.file("t\(round).loupe")
       let writer = try TraceWriter(path: path, header: TraceHeader(program: "P", pid: 1, startedAt: "2026-11-24T09:00:00.000Z"))
       var events: [Event] = []
       var live: [String] = []
@@ -56,11 +54,9 @@ import Testing
   }
 
   @Test func aMalformedLineInEitherHalfIsLeftToTheWholePass() throws {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-catalog-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scratch = TemporaryDirectory()
     for damagedHalf in [0, 1] {
-      let path = scratch.appendingPathComponent("d\(damagedHalf).loupe").path
+      let path = scratch.file("d\(damagedHalf).loupe")
       let writer = try TraceWriter(path: path, header: TraceHeader(program: "P", pid: 1, startedAt: "2026-11-24T09:00:00.000Z"))
       try writer.append((1...100).map { Event(seq: $0, time: 0, payload: .mark(Mark(label: "m\($0)"))) })
       try writer.close()
