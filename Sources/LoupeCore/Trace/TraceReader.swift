@@ -286,7 +286,9 @@ public final class TraceReader {
       String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self)
     }
     let verdict = bytes.withUnsafeBufferPointer { line in
-      filter.decide(kind: kind, store: fields.store, action: fields.action, in: line)
+      filter.kindsOnly
+        ? filter.kindsAdmit(UnsafeBufferPointer(rebasing: line[kindRange]))
+        : filter.decide(kind: kind, store: fields.store, action: fields.action, in: line)
     }
     switch verdict {
     case false?: return nil
@@ -308,6 +310,7 @@ public final class TraceReader {
       guard let head = EventLineSkim.head(line, needs: needs), case .plain(let kindRange) = head.kind else { return false }
       // The kinds first, on the bytes (no string for the many lines they rule out).
       let kindBytes = UnsafeBufferPointer(rebasing: line[kindRange])
+      if filter.kindsOnly { return !filter.kindsAdmit(kindBytes) }
       if let kinds = filter.kinds, !kinds.anyMatches(utf8: kindBytes), !EventLineScanner.bytes(line, kindRange, equal: "dropped") {
         return true
       }
