@@ -11,6 +11,8 @@ real one), then writes the events of a trace made by `loupe-bench-emit`, packed 
 take per second is its own speed: the notifications are made before the clock starts and a
 pipe holds at most 1 MB, so the feeder waits on `loupe record`, never the other way round.
 
+`record_feed.py` asks for a fixed rate instead, and reports whether it was held.
+
 Each run's trace is checked (every event there, in order; none dropped). Reports the
 events per second (wall time of the whole `loupe record` run, start-up and the trace's
 last write included) and `loupe record`'s own CPU per event.
@@ -25,28 +27,9 @@ import sys
 import time
 
 import benchlib
+from record_feed import frame, read_frame
 
 BATCH = 1_000
-
-
-def frame(body):
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def read_frame(stream):
-    """One frame's body from `stream` (bytes), or None at its end."""
-    length = None
-    while True:
-        line = stream.readline()
-        if not line:
-            return None
-        line = line.strip()
-        if not line:
-            break
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value)
-    return stream.read(length)
 
 
 def serve(feed):

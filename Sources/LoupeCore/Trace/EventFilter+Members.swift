@@ -35,6 +35,17 @@ extension EventFilter {
     return true
   }
 
+  /// Whether the filter looks at nothing but kinds (no stores, actions or paths): then
+  /// ``kindsAdmit(_:)`` is its whole verdict, as ``decide(kind:store:action:in:)`` would give it.
+  var kindsOnly: Bool { stores == nil && actions == nil && paths == nil }
+
+  /// ``decide(kind:store:action:in:)`` for a filter that is ``kindsOnly``, on the kind's
+  /// UTF-8 bytes (no string per line): `dropped` events always pass.
+  func kindsAdmit(_ kind: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let kinds else { return true }
+    return kinds.anyMatches(utf8: kind) || EventLineScanner.bytes(kind, 0..<kind.count, equal: "dropped")
+  }
+
   /// Kinds whose events carry no store, so a `stores` filter does not exclude them.
   static let storelessKinds: Set<String> = [SessionStarted.kind, Mark.kind, Dropped.kind]
 }

@@ -32,31 +32,60 @@ struct EventLineScanner {
     var hasTime = false
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
+  // The hot loops read `base[i]` only after checking `i < count`: no optionals, no closures,
+  // no generic code on the way (the scanner is most of `show --format json`'s time).
+  private let base: UnsafePointer<UInt8>
+  private let count: Int
   private var i = 0
+  /// Whether the string ``string()`` last scanned held escapes.
+  private var escaped = false
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  private init(_ base: UnsafePointer<UInt8>, count: Int) {
+    self.base = base
+    self.count = count
+  }
+
+  private var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
   /// The top-level members of `line` when it is one valid JSON object, else `nil`.
   static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
-    var scanner = EventLineScanner(line)
+    guard let base = line.baseAddress else { return nil }
+    var scanner = EventLineScanner(base, count: line.count)
     scanner.skipWhitespace()
-    guard scanner.peek == UInt8(ascii: "{"), let fields = scanner.topLevelObject() else { return nil }
+    guard scanner.i < scanner.count, base[scanner.i] == Byte.openBrace, let fields = scanner.topLevelObject() else {
+      return nil
+    }
     scanner.skipWhitespace()
     return scanner.i == line.count ? fields : nil
   }
 
-  private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+  private enum Byte {
+    static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
+    static let comma = UInt8(ascii: ","), openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), zero = UInt8(ascii: "0")
+    static let minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+"), dot = UInt8(ascii: ".")
+  }
 
+  @inline(__always)
+  private static func isDigit(_ byte: UInt8) -> Bool { byte &- Byte.zero < 10 }
+
+  @inline(__always)
   private mutating func skipWhitespace() {
     // Loupe writes no whitespace between tokens: usually one look.
-    if i < bytes.count, bytes[i] > 0x20 { return }
-    while i < bytes.count {
-      switch bytes[i] {
-      case 0x20, 0x09, 0x0A, 0x0D: i += 1
-      default: return
-      }
+    while i < count {
+      let byte = base[i]
+      guard byte <= 0x20, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
+      i += 1
     }
+  }
+
+  /// Steps past `byte` when it is next (after whitespace).
+  @inline(__always)
+  private mutating func take(_ byte: UInt8) -> Bool {
+    skipWhitespace()
+    guard i < count, base[i] == byte else { return false }
+    i += 1
+    return true
   }
 
   private mutating func topLevelObject() -> Fields? {
@@ -65,13 +94,15 @@ struct EventLineScanner {
     // escaped key may spell a known one, and of repeated keys the decoder reads the first.
     var seen: UInt8 = 0
     var ambiguous = false
-    var step = open(depth: 0, closing: UInt8(ascii: "}"))
+    var step = open(depth: 0, closing: Byte.closeBrace)
     while step == .next {
-      guard let key = key() else { return nil }
-      let name = key.escaped ? nil : KnownKey(bytes, key.range)
+      let keyStart = i + 1
+      guard key() else { return nil }
+      let keyEscaped = escaped
+      let name = keyEscaped ? nil : KnownKey(base, keyStart, keyEnd: keyEnd)
       let valueStart = i
       guard value(depth: 1) else { return nil }
-      if key.escaped { ambiguous = true }
+      if keyEscaped { ambiguous = true }
       if let name, seen & name.rawValue != 0 {
         ambiguous = true
       } else if let name {
@@ -84,86 +115,115 @@ struct EventLineScanner {
         case .time: fields.hasTime = isNumber(at: valueStart)
         }
       }
-      step = separator(closing: UInt8(ascii: "}"))
+      step = separator(closing: Byte.closeBrace)
     }
     guard step == .done else { return nil }
     if ambiguous { fields.kind = .other }  // decode the event to know
     return fields
   }
 
+  /// Where the last key's contents ended (its closing quote), set by ``key()``.
+  private var keyEnd = 0
+
   private enum KnownKey: UInt8 {
     case kind = 1, store = 2, action = 4, seq = 8, time = 16
 
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-      func equals(_ text: StaticString) -> Bool { EventLineScanner.bytes(bytes, range, equal: text) }
-      switch range.count {
-      case 3 where equals("seq"): self = .seq
-      case 4 where equals("kind"): self = .kind
-      case 4 where equals("time"): self = .time
-      case 5 where equals("store"): self = .store
-      case 6 where equals("action"): self = .action
+    /// The key in `base[start..<end]`; the byte at `end` is its closing quote, so four bytes
+    /// can be read from `start` whenever the key has three or more.
+    @inline(__always)
+    init?(_ base: UnsafePointer<UInt8>, _ start: Int, keyEnd end: Int) {
+      let length = end - start
+      guard length >= 3, length <= 6 else { return nil }
+      let raw = UnsafeRawPointer(base + start)
+      let head = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+      switch length {
+      case 3 where head == KnownKey.word("seq\""): self = .seq
+      case 4 where head == KnownKey.word("kind"): self = .kind
+      case 4 where head == KnownKey.word("time"): self = .time
+      case 5 where head == KnownKey.word("stor") && base[start + 4] == UInt8(ascii: "e"): self = .store
+      case 6 where head == KnownKey.word("acti") && base[start + 4] == UInt8(ascii: "o") && base[start + 5] == UInt8(ascii: "n"):
+        self = .action
       default: return nil
       }
+    }
+
+    /// Four ASCII bytes as a little-endian word.
+    @inline(__always)
+    private static func word(_ text: StaticString) -> UInt32 {
+      let p = text.utf8Start
+      return UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
     }
   }
 
   /// The member whose (already validated) value starts at `start`.
   private func member(at start: Int) -> Member {
-    guard bytes[start] == UInt8(ascii: "\"") else { return .other }
+    guard base[start] == Byte.quote else { return .other }
     let contents = (start + 1)..<(i - 1)
-    for j in contents where bytes[j] == UInt8(ascii: "\\") { return .other }
+    if !contents.isEmpty, memchr(base + contents.lowerBound, Int32(Byte.backslash), contents.count) != nil {
+      return .other
+    }
     return .plain(contents)
   }
 
   /// The integer in `bytes[start..<end]`, when it is one (no fraction, no exponent).
   private func integer(from start: Int, to end: Int) -> Int? {
     var index = start
-    let negative = bytes[index] == UInt8(ascii: "-")
+    let negative = base[index] == Byte.minus
     if negative { index += 1 }
     guard index < end, end - index <= 18 else { return nil }
     var value = 0
     while index < end {
-      let byte = bytes[index]
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      let byte = base[index]
+      guard Self.isDigit(byte) else { return nil }
+      value = value * 10 + Int(byte - Byte.zero)
       index += 1
     }
     return negative ? -value : value
   }
 
   private func isNumber(at start: Int) -> Bool {
-    let byte = bytes[start]
-    return byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    let byte = base[start]
+    return byte == Byte.minus || Self.isDigit(byte)
   }
 
   private mutating func value(depth: Int) -> Bool {
-    guard let byte = peek else { return false }
-    switch byte {
-    case UInt8(ascii: "\""): return string() != nil
-    case UInt8(ascii: "{"): return object(depth: depth + 1)
-    case UInt8(ascii: "["): return array(depth: depth + 1)
-    case UInt8(ascii: "t"): return literal("true")
-    case UInt8(ascii: "f"): return literal("false")
-    case UInt8(ascii: "n"): return literal("null")
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+    guard i < count else { return false }
+    switch base[i] {
+    case Byte.quote: return string()
+    case Byte.openBrace: return object(depth: depth + 1)
+    case Byte.openBracket: return array(depth: depth + 1)
+    case UInt8(ascii: "t"): return literal(0x6575_7274, length: 4)  // "true"
+    case UInt8(ascii: "f"): return literal(0x6573_6c61, length: 5)  // "alse" after the f
+    case UInt8(ascii: "n"): return literal(0x6c6c_756e, length: 4)  // "null"
+    case Byte.minus, Byte.zero...UInt8(ascii: "9"): return number()
     default: return false
     }
   }
 
+  /// Steps past a literal of `length` bytes whose last four bytes, read as a little-endian
+  /// word, are `tail` (its first byte has been seen).
+  @inline(__always)
+  private mutating func literal(_ tail: UInt32, length: Int) -> Bool {
+    guard count - i >= length else { return false }
+    let word = UInt32(littleEndian: UnsafeRawPointer(base + i + length - 4).loadUnaligned(as: UInt32.self))
+    i += length
+    return word == tail
+  }
+
   private mutating func object(depth: Int) -> Bool {
-    var step = open(depth: depth, closing: UInt8(ascii: "}"))
+    var step = open(depth: depth, closing: Byte.closeBrace)
     while step == .next {
-      guard key() != nil, value(depth: depth) else { return false }
-      step = separator(closing: UInt8(ascii: "}"))
+      guard key(), value(depth: depth) else { return false }
+      step = separator(closing: Byte.closeBrace)
     }
     return step == .done
   }
 
   private mutating func array(depth: Int) -> Bool {
-    var step = open(depth: depth, closing: UInt8(ascii: "]"))
+    var step = open(depth: depth, closing: Byte.closeBracket)
     while step == .next {
       guard value(depth: depth) else { return false }
-      step = separator(closing: UInt8(ascii: "]"))
+      step = separator(closing: Byte.closeBracket)
     }
     return step == .done
   }
@@ -172,39 +232,39 @@ struct EventLineScanner {
   private enum Step { case next, done, invalid }
 
   /// Steps past the `{` or `[` at `i`, and past `closing` too when it follows at once.
+  @inline(__always)
   private mutating func open(depth: Int, closing: UInt8) -> Step {
     guard depth <= JSONParser.maximumDepth else { return .invalid }
     i += 1
     skipWhitespace()
-    guard peek == closing else { return .next }
+    guard i < count, base[i] == closing else { return .next }
     i += 1
     return .done
   }
 
   /// Steps past the comma after a member or element, or past `closing`.
+  @inline(__always)
   private mutating func separator(closing: UInt8) -> Step {
     skipWhitespace()
-    switch peek {
-    case UInt8(ascii: ","):
-      i += 1
+    guard i < count else { return .invalid }
+    let byte = base[i]
+    i += 1
+    if byte == Byte.comma {
       skipWhitespace()
       return .next
-    case closing:
-      i += 1
-      return .done
-    default:
-      return .invalid
     }
+    return byte == closing ? .done : .invalid
   }
 
-  /// Scans a member's key and its colon, up to the value.
-  private mutating func key() -> (range: Range<Int>, escaped: Bool)? {
-    guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
+  /// Scans a member's key and its colon, up to the value; the key's contents end at
+  /// ``keyEnd`` and ``escaped`` says whether they hold escapes.
+  @inline(__always)
+  private mutating func key() -> Bool {
+    guard i < count, base[i] == Byte.quote, string() else { return false }
+    keyEnd = i - 1
+    guard take(Byte.colon) else { return false }
     skipWhitespace()
-    guard peek == UInt8(ascii: ":") else { return nil }
-    i += 1
-    skipWhitespace()
-    return key
+    return true
   }
 
   @inline(__always)
@@ -213,102 +273,101 @@ struct EventLineScanner {
     return range.isEmpty || memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
   }
 
-  private mutating func literal(_ text: StaticString) -> Bool {
-    let count = text.utf8CodeUnitCount
-    guard bytes.count - i >= count else { return false }
-    let matches = text.withUTF8Buffer { expected in
-      for j in 0..<count where bytes[i + j] != expected[j] { return false }
-      return true
-    }
-    i += count
-    return matches
-  }
-
-  private func isDigit(_ index: Int) -> Bool {
-    index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
-  }
-
   private mutating func number() -> Bool {
-    if bytes[i] == UInt8(ascii: "-") { i += 1 }
-    guard isDigit(i) else { return false }
-    if bytes[i] == UInt8(ascii: "0") {
-      i += 1
-    } else {
-      while isDigit(i) { i += 1 }
+    var j = i
+    if base[j] == Byte.minus { j += 1 }
+    guard j < count else { return false }
+    let first = base[j]
+    j += 1
+    if first != Byte.zero {
+      guard Self.isDigit(first) else { return false }
+      while j < count, Self.isDigit(base[j]) { j += 1 }
     }
-    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-      i += 1
-      guard isDigit(i) else { return false }
-      while isDigit(i) { i += 1 }
+    if j < count, base[j] == Byte.dot {
+      j += 1
+      guard j < count, Self.isDigit(base[j]) else { return false }
+      j += 1
+      while j < count, Self.isDigit(base[j]) { j += 1 }
     }
-    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-      i += 1
-      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-      guard isDigit(i) else { return false }
-      while isDigit(i) { i += 1 }
+    if j < count, base[j] | 0x20 == UInt8(ascii: "e") {
+      j += 1
+      if j < count, base[j] == Byte.plus || base[j] == Byte.minus { j += 1 }
+      guard j < count, Self.isDigit(base[j]) else { return false }
+      j += 1
+      while j < count, Self.isDigit(base[j]) { j += 1 }
     }
+    i = j
     return true
   }
 
-  /// Scans a string starting at its opening quote; returns its contents' range and whether it
-  /// holds escapes, or `nil` when it is not a valid JSON string.
-  private mutating func string() -> (range: Range<Int>, escaped: Bool)? {
-    i += 1
-    let start = i
-    var escaped = false
-    let count = bytes.count
-    let base = bytes.baseAddress!
+  /// Scans a string starting at its opening quote, to just past its closing quote; sets
+  /// ``escaped``. `false` when it is not a valid JSON string.
+  private mutating func string() -> Bool {
+    var j = i + 1
+    escaped = false
+    let raw = UnsafeRawPointer(base)
     while true {
       // Straight to the next quote, backslash, control character or non-ASCII byte, eight
       // bytes at a time: most strings in an event are short and end in the first word.
-      i = StringBytes.firstSpecial(base, from: i, count: count, mask: StringBytes.specials, isSpecial: StringBytes.isSpecial)
-      guard i < count else { return nil }
-      switch base[i] {
-      case UInt8(ascii: "\""):
-        i += 1
-        return (start..<(i - 1), escaped)
-      case UInt8(ascii: "\\"):
+      if count - j >= 8 {
+        let lanes = StringBytes.specials(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)))
+        if lanes == 0 {
+          j += 8
+          continue
+        }
+        j += lanes.trailingZeroBitCount >> 3
+      } else {
+        guard j < count else { return false }
+        if !StringBytes.isSpecial(base[j]) {
+          j += 1
+          continue
+        }
+      }
+      let byte = base[j]
+      if byte == Byte.quote {
+        i = j + 1
+        return true
+      } else if byte == Byte.backslash {
         escaped = true
-        guard escape() else { return nil }
-      case 0..<0x20:
-        return nil
-      default:
-        guard utf8Sequence() else { return nil }
+        guard escape(&j) else { return false }
+      } else if byte < 0x20 {
+        return false
+      } else {
+        guard utf8Sequence(&j) else { return false }
       }
     }
   }
 
-  private mutating func escape() -> Bool {
-    i += 1
-    guard let byte = peek else { return false }
-    i += 1
+  /// Steps `j` past the escape whose backslash is at `j`.
+  @inline(__always)
+  private func escape(_ j: inout Int) -> Bool {
+    guard count - j >= 2 else { return false }
+    let byte = base[j + 1]
     switch byte {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+    case Byte.quote, Byte.backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
       UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      j += 2
       return true
     case UInt8(ascii: "u"):
-      guard bytes.count - i >= 4 else { return false }
-      for _ in 0..<4 {
-        switch bytes[i] {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-          UInt8(ascii: "A")...UInt8(ascii: "F"):
-          i += 1
-        default:
-          return false
-        }
+      guard count - j >= 6 else { return false }
+      for k in (j + 2)..<(j + 6) {
+        let digit = base[k]
+        guard Self.isDigit(digit) || (digit | 0x20) &- UInt8(ascii: "a") < 6 else { return false }
       }
+      j += 6
       return true
     default:
       return false
     }
   }
 
-  /// Validates one multi-byte UTF-8 sequence at `i` (the lead byte is ≥ 0x80).
-  private mutating func utf8Sequence() -> Bool {
-    let lead = bytes[i]
-    let length: Int
+  /// Steps `j` past the multi-byte UTF-8 sequence at `j` (its lead byte is ≥ 0x80).
+  @inline(__always)
+  private func utf8Sequence(_ j: inout Int) -> Bool {
+    let lead = base[j]
     var low: UInt8 = 0x80
     var high: UInt8 = 0xBF
+    let length: Int
     switch lead {
     case 0xC2...0xDF: length = 2
     case 0xE0: length = 3; low = 0xA0
@@ -319,11 +378,14 @@ struct EventLineScanner {
     case 0xF4: length = 4; high = 0x8F
     default: return false
     }
-    guard bytes.count - i >= length else { return false }
-    let second = bytes[i + 1]
+    guard count - j >= length else { return false }
+    let second = base[j + 1]
     guard second >= low && second <= high else { return false }
-    for j in 2..<max(length, 2) where bytes[i + j] & 0xC0 != 0x80 { return false }
-    i += length
+    if length >= 3 {
+      guard base[j + 2] & 0xC0 == 0x80 else { return false }
+      if length == 4 { guard base[j + 3] & 0xC0 == 0x80 else { return false } }
+    }
+    j += length
     return true
   }
 }
@@ -338,9 +400,12 @@ extension EventLineScanner {
   /// This is what lets `loupe record` write each event exactly as it came over the wire,
   /// without parsing it into ``JSON`` and encoding it again.
   static func eventRanges(inNotification body: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
-    var scanner = EventLineScanner(body)
+    guard let base = body.baseAddress else { return nil }
+    var scanner = EventLineScanner(base, count: body.count)
     scanner.skipWhitespace()
-    guard scanner.peek == UInt8(ascii: "{"), let ranges = scanner.notificationEvents() else { return nil }
+    guard scanner.i < scanner.count, base[scanner.i] == Byte.openBrace, let ranges = scanner.notificationEvents() else {
+      return nil
+    }
     scanner.skipWhitespace()
     return scanner.i == body.count ? ranges : nil
   }
@@ -355,9 +420,9 @@ extension EventLineScanner {
         guard scanner.value(depth: 1) else { return false }
         isEventsMethod = EventLineScanner.bytes(scanner.bytes, start..<scanner.i, equal: "\"loupe/events\"")
         return true
-      case "params" where scanner.peek == UInt8(ascii: "{"):
+      case "params" where scanner.next == Byte.openBrace:
         return scanner.members(depth: 2) { scanner, key in
-          guard key == "events", scanner.peek == UInt8(ascii: "[") else { return scanner.value(depth: 2) }
+          guard key == "events", scanner.next == Byte.openBracket else { return scanner.value(depth: 2) }
           guard let ranges = scanner.elementRanges(depth: 3) else { return false }
           events = ranges
           return true
@@ -375,13 +440,17 @@ extension EventLineScanner {
   private mutating func members(depth: Int, _ body: (inout EventLineScanner, String) -> Bool) -> Bool {
     var step = open(depth: depth, closing: UInt8(ascii: "}"))
     while step == .next {
-      guard let key = key() else { return false }
-      let name = key.escaped ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[key.range]), as: UTF8.self)
+      let keyStart = i + 1
+      guard key() else { return false }
+      let name = escaped ? "" : String(decoding: UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), as: UTF8.self)
       guard body(&self, name) else { return false }
       step = separator(closing: UInt8(ascii: "}"))
     }
     return step == .done
   }
+
+  /// The byte at `i`, if any.
+  private var next: UInt8? { i < count ? base[i] : nil }
 
   /// The byte ranges of the elements of the array at `i`.
   private mutating func elementRanges(depth: Int) -> [Range<Int>]? {
