@@ -28,8 +28,12 @@ enum TimelineHeader {
     if style.enabled { text += "\u{1B}[0m" }
   }
 
+  /// Padding strings short enough to live inline (no allocation): appending one is a copy of
+  /// a few bytes, where appending `count` `Character`s one by one measured ~0.8 µs an event.
+  private static let spaces = (0...15).map { String(repeating: " ", count: $0) }
+
   private static func appendSpaces(_ count: Int, to text: inout String) {
     guard count > 0 else { return }
-    text.append(contentsOf: repeatElement(" " as Character, count: count))
+    text += count < spaces.count ? spaces[count] : String(repeating: " ", count: count)
   }
 }
