@@ -60,14 +60,12 @@ struct TimelineRenderer {
   }
 
   private func timelineText(_ event: Event) -> String {
-    let time = Formatting.leftPad(Formatting.time(event.time), 12)
-    let seq = Formatting.leftPad("#\(event.seq)", 7)
     let kind = Formatting.rightPad(event.kind, Self.kindWidth)
     let (details, extra) = self.details(event)
     // One string grown in place: this runs for every event of a trace.
     var text = ""
     text.reserveCapacity(128 + details.utf8.count + extra.count * 48)
-    text += style.dim(time + " " + seq)
+    TimelineHeader.append(time: event.time, seq: event.seq, style: style, to: &text)
     text += "  "
     text += color(for: event, kind)
     if let store = event.store {
