@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LoupeCore
 
@@ -26,5 +27,22 @@ import Testing
     #expect(!EventFilter(kinds: [Glob("a")], stores: [Glob("s")]).kindsOnly)
     #expect(!EventFilter(actions: [Glob("a")]).kindsOnly)
     #expect(!EventFilter(paths: [Glob("p")]).kindsOnly)
+  }
+
+  /// A line whose kind is not valid UTF-8 but whose bytes match the glob is checked in full
+  /// and reported as malformed (the strict check refuses it), not dropped unseen: the bytes
+  /// admit it, so it reaches the check. Before the filter decided on bytes, the kind's string
+  /// (with U+FFFD) did not match and the line was dropped without a word.
+  @Test func aKindOfInvalidUTF8ThatMatchesAsBytesIsReportedMalformed() throws {
+    let scratch = ScratchDirectory()
+    var bytes = TraceSamples.traceBytes(Array(TraceSamples.events.prefix(3)))
+    bytes += Array(#"{"seq":4,"time":1,"kind":"effect."#.utf8) + [0xFF] + Array(#""}"#.utf8) + [0x0A]
+    bytes += Array((TraceSamples.events[5].jsonText + "\n").utf8)
+    let reader = try TraceReader(path: scratch.file("bad-kind.loupe", bytes))
+    var kept: [Int] = []
+    while let item = try reader.next(filter: EventFilter(kinds: [Glob("effect.*")]), decode: false) { kept.append(item.seq) }
+    #expect(kept == [6])  // the effect.started after it
+    #expect(reader.malformedLineCount == 1)
+    #expect(reader.malformedLines.first?.line == 5)  // the header is line 1
   }
 }
