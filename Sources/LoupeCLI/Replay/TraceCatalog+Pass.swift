@@ -66,8 +66,8 @@ extension TraceCatalog {
   }
 
   static func splitPass(_ path: String, minimumSplitBytes: Int) -> Contents? {
-    guard let size = (try? TraceInput.open(path))?.fileSize, size >= max(minimumSplitBytes, 1),
-      let middle = lineStart(in: path, atOrAfter: size / 2), middle < size
+    guard let file = try? TraceLineFile(path: path), let size = file.size, size >= max(minimumSplitBytes, 1),
+      let middle = file.lineStart(atOrAfter: size / 2, before: size)
     else { return nil }
     let parts = Mutex<[PartReading?]>([nil, nil])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -107,41 +107,12 @@ extension TraceCatalog {
     }
     if parts.allSatisfy({ !$0.malformed }) { contents.identity = parts.last?.identity }
     contents.stores = live.values.sorted { $0.order < $1.order }.map(\.info)
-    if let offset = parts.last(where: { $0.lastOffset != nil })?.lastOffset, let last = line(in: path, at: offset),
-      let event = try? Event(jsonText: last)
+    if let offset = parts.last(where: { $0.lastOffset != nil })?.lastOffset,
+      let event = try? Event(jsonText: (try? TraceLineFile(path: path))?.line(at: offset) ?? [])
     {
       contents.lastSeq = event.seq
       contents.lastTime = event.time
     }
     return contents
-  }
-
-  /// The start of the first line at or after `offset` (`nil` when it cannot be read).
-  static func lineStart(in path: String, atOrAfter offset: Int) -> Int? {
-    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? file.close() }
-    var at = max(0, offset - 1)  // a line starts after a line break
-    while true {
-      guard (try? file.seek(toOffset: UInt64(at))) != nil, let data = try? file.read(upToCount: 64 << 10), !data.isEmpty
-      else { return nil }
-      if let newline = data.firstIndex(of: 0x0A) { return at + (newline - data.startIndex) + 1 }
-      at += data.count
-    }
-  }
-
-  /// The line that starts at `offset`, without its line break.
-  static func line(in path: String, at offset: Int) -> [UInt8]? {
-    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? file.close() }
-    guard (try? file.seek(toOffset: UInt64(offset))) != nil else { return nil }
-    var line: [UInt8] = []
-    while let data = try? file.read(upToCount: 64 << 10), !data.isEmpty {
-      if let newline = data.firstIndex(of: 0x0A) {
-        line += data[data.startIndex..<newline]
-        return line
-      }
-      line += data
-    }
-    return line
   }
 }

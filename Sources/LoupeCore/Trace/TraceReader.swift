@@ -313,10 +313,8 @@ public final class TraceReader {
       guard let head = EventLineSkim.head(line, needs: needs), case .plain(let kindRange) = head.kind else { return false }
       // The kinds first, on the bytes (no string for the many lines they rule out).
       let kindBytes = UnsafeBufferPointer(rebasing: line[kindRange])
-      if filter.kindsOnly { return !filter.kindsAdmit(kindBytes) }
-      if let kinds = filter.kinds, !kinds.anyMatches(utf8: kindBytes), !EventLineScanner.bytes(line, kindRange, equal: "dropped") {
-        return true
-      }
+      if !filter.kindsAdmit(kindBytes) { return true }
+      if filter.kindsOnly { return false }
       let kind = String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self)
       return filter.decide(kind: kind, store: head.store, action: head.action, in: line) == false
     }

@@ -38,5 +38,33 @@ public final class TraceLineFile {
     return done == length ? bytes : Array(bytes[0..<done])
   }
 
+  /// The start of the first line that starts at or after `offset` and before `end` (a line
+  /// starts after a line break), or `nil` when none does.
+  public func lineStart(atOrAfter offset: Int, before end: Int) -> Int? {
+    if offset <= 0 { return end > 0 ? 0 : nil }
+    var at = offset - 1
+    while at < end {
+      let bytes = read(offset: at, length: min(64 << 10, end - at))
+      if bytes.isEmpty { return nil }
+      if let newline = bytes.firstIndex(of: 0x0A) { return at + newline + 1 < end ? at + newline + 1 : nil }
+      at += bytes.count
+    }
+    return nil
+  }
+
+  /// The line that starts at `offset`, without its line break (to the end of the file when it
+  /// has none).
+  public func line(at offset: Int) -> [UInt8] {
+    var line: [UInt8] = []
+    var at = offset
+    while true {
+      let bytes = read(offset: at, length: 64 << 10)
+      if bytes.isEmpty { return line }
+      if let newline = bytes.firstIndex(of: 0x0A) { return line + bytes[..<newline] }
+      line += bytes
+      at += bytes.count
+    }
+  }
+
   deinit { close(fd) }
 }

@@ -38,14 +38,7 @@ struct TraceSeek {
   /// The start of the first line that starts at or after `offset`; `size` when none does.
   func lineStart(atOrAfter offset: Int) -> Int {
     guard offset > eventsStart else { return eventsStart }
-    var at = offset - 1  // the byte before: a line starts after a line break
-    while at < size {
-      let bytes = file.read(offset: at, length: min(64 << 10, size - at))
-      if bytes.isEmpty { return size }
-      if let newline = bytes.firstIndex(of: 0x0A) { return at + newline + 1 }
-      at += bytes.count
-    }
-    return size
+    return file.lineStart(atOrAfter: offset, before: size) ?? size
   }
 
   /// The start of the line that starts at `offset`, read by ``EventLinePrefix`` (`nil`: it does
