@@ -37,6 +37,11 @@ import Testing
     #expect(Progress.bytes(999) == "999 bytes")
     #expect(Progress.bytes(1_500_000) == "1.5 MB")
     #expect(Formatting.time(1234.5) == "1234.500ms")
+    // Times and durations from a hostile trace are written, not trapped on.
+    #expect(Formatting.time(1e300) == "1e+300ms")
+    #expect(Formatting.time(-9e12) == "-9000000000000.0ms")
+    #expect(Formatting.duration(milliseconds: 1e300) == "1e+297s")
+    #expect(Formatting.duration(milliseconds: .infinity) == "infs")
     #expect(Formatting.duration(nanoseconds: 85) == "85ns")
     #expect(Formatting.duration(milliseconds: 0.0123) == "12.3µs")
     #expect(Formatting.duration(milliseconds: 499.54) == "499.5ms")

@@ -19,6 +19,8 @@ import Testing
     let times: [Double] = [
       0, -0.0, 0.0004, 0.0005, 0.0015, -0.0005, -0.0004, 0.001, 0.01, 0.1, 1, 1.75, 9.9995, 99.999, 1234.5,
       -1234.5, 99_999.999, 999_999.999, 1_000_000, 12_345_678.9, 1e12, -1e12, 1e15,
+      // Past what a count of microseconds holds (a hostile trace's `"time":1e300`).
+      8.999e12, 9e12, -9e12, 1e13, 1e300, -1e300, .greatestFiniteMagnitude,
     ]
     let seqs = [0, 1, 9, 10, 99_999, 999_999, 1_000_000, 123_456_789, -1, -99_999, -100_000, Int.max, Int.min]
     for time in times {

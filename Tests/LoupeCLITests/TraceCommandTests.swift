@@ -210,6 +210,24 @@ import Testing
     #expect(doctor.stdout.contains("effect 1 of CounterFeature#1 (cancel id \"fact\"), started at #7"))
   }
 
+  @Test func hugeTimesAreShownNotTrappedOn() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("huge.loupe")
+    try Data("""
+      {"format":"loupe-trace","version":1,"program":"x","pid":1,"startedAt":"2026-11-22T09:00:00.000Z"}
+      {"seq":1,"time":-1e300,"kind":"effect.started","store":"A#1","effect":1,"cause":1}
+      {"seq":2,"time":1e300,"kind":"effect.finished","store":"A#1","effect":1,"outcome":"completed"}
+
+      """.utf8).write(to: URL(fileURLWithPath: path))
+    let run = await loupe("show", path)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(
+      run.stdout
+        == "   -1e+300ms      #1  effect.started      A#1  effect 1 (from #1)\n"
+        + "    1e+300ms      #2  effect.finished     A#1  effect 1 completed after 2e+297s\n")
+  }
+
   @Test func malformedLinesAreSkippedWithAWarning() async {
     let path = Fixtures.path("damaged.loupe")
     let run = await loupe("show", path, "--format", "json")

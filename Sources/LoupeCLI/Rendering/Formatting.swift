@@ -3,8 +3,10 @@ import LoupeCore
 /// Number and value formatting shared by the text views.
 enum Formatting {
   /// A session time in milliseconds with three decimals: `1234.500ms`.
+  /// A time too large for a count of microseconds (a damaged or hostile trace can hold
+  /// `"time":1e300`) is written as Swift writes the number: `1e+300ms`.
   static func time(_ milliseconds: Double) -> String {
-    let micros = Int((milliseconds * 1000).rounded())
+    guard let micros = wholeMicroseconds(milliseconds) else { return "\(milliseconds)ms" }
     let whole = abs(micros) / 1000
     let fraction = abs(micros) % 1000
     var text = micros < 0 ? "-" : ""
@@ -23,16 +25,26 @@ enum Formatting {
 
   static func duration(nanoseconds: Double) -> String {
     let ns = max(0, nanoseconds)
-    if ns < 1000 { return "\(Int(ns.rounded()))ns" }
+    if ns < 1000 { return "\(Int(ns.rounded()))ns" }  // also NaN: max(0, .nan) is 0
     if ns < 1_000_000 { return decimals(ns / 1000, 1) + "µs" }
     if ns < 1_000_000_000 { return decimals(ns / 1_000_000, 1) + "ms" }
     return decimals(ns / 1_000_000_000, 2) + "s"
   }
 
-  /// `value` with exactly `places` decimals (0–3), rounded half away from zero.
+  /// `milliseconds` in whole microseconds, or `nil` when that does not fit in an `Int` (or is
+  /// not a number).
+  static func wholeMicroseconds(_ milliseconds: Double) -> Int? {
+    let micros = (milliseconds * 1000).rounded()
+    return abs(micros) < 9e15 ? Int(micros) : nil
+  }
+
+  /// `value` with exactly `places` decimals (0–3), rounded half away from zero; a value too
+  /// large for that (from a hostile trace) as Swift writes it.
   static func decimals(_ value: Double, _ places: Int) -> String {
     let scale = [1, 10, 100, 1000][places]
-    let scaled = Int((value * Double(scale)).rounded())
+    let product = (value * Double(scale)).rounded()
+    guard abs(product) < 9e15 else { return "\(value)" }
+    let scaled = Int(product)
     if places == 0 { return "\(scaled)" }
     let sign = scaled < 0 ? "-" : ""
     return "\(sign)\(abs(scaled) / scale).\(pad(abs(scaled) % scale, places))"

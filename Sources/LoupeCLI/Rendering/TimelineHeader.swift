@@ -10,7 +10,14 @@ enum TimelineHeader {
   static func append(time milliseconds: Double, seq: Int, style: Style, to text: inout String) {
     if style.enabled { text += "\u{1B}[2m" }
     // Formatting.time's arithmetic, digit for digit.
-    let micros = Int((milliseconds * 1000).rounded())
+    guard let micros = Formatting.wholeMicroseconds(milliseconds) else {
+      let time = Formatting.time(milliseconds)
+      appendSpaces(timeWidth - time.utf8.count, to: &text)
+      text += time
+      text += " "
+      appendSeq(seq, style: style, to: &text)
+      return
+    }
     let whole = String(abs(micros) / 1000)
     let fraction = abs(micros) % 1000
     let fractionText = String(fraction)
@@ -21,6 +28,10 @@ enum TimelineHeader {
     text += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
     text += fractionText
     text += "ms "
+    appendSeq(seq, style: style, to: &text)
+  }
+
+  private static func appendSeq(_ seq: Int, style: Style, to text: inout String) {
     let seqText = String(seq)
     appendSpaces(seqWidth - 1 - seqText.utf8.count, to: &text)
     text += "#"
