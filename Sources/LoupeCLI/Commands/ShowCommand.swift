@@ -48,6 +48,8 @@ struct ShowCommand: Command {
         if !open { return ExitStatus.success }
         progress.update(reader.bytesRead)
       }
+    } else if format == .text, filter.paths == nil {
+      if let status = try showTimeline(reader, progress: progress, context: context) { return status }
     } else {
       // Every event is observed (for effect durations and causes); the filter picks those shown.
       var renderer = TimelineRenderer(style: context.style)
@@ -67,6 +69,36 @@ struct ShowCommand: Command {
     for warning in pathUsage.warnings { context.warn(warning) }
     TraceInput.reportDamage(reader, in: context)
     return ExitStatus.success
+  }
+}
+
+extension ShowCommand {
+  /// The timeline, written from each line's bytes where ``TimelineRenderer`` can
+  /// (``TimelineRenderer/renderTimeline(line:shown:to:)``), from the decoded event elsewhere:
+  /// the same text either way. `nil` when every event was read, else the exit status (the
+  /// reader of standard output went away).
+  private func showTimeline(_ reader: TraceReader, progress: Progress, context: CommandContext) throws(CommandFailure) -> Int32? {
+    var renderer = TimelineRenderer(style: context.style)
+    var out = TextBytes(capacity: 1 << 17)
+    // Every event is observed (for effect durations and causes); the filter picks those shown.
+    while let item = try TraceInput.next(reader, decode: false) {
+      let shown = filter.decidesByKind(item.kind)
+      let fast = item.bytes.withUnsafeBufferPointer { line in
+        shown.map { renderer.renderTimeline(line: line, shown: $0, to: &out) } ?? false
+      }
+      if !fast, let event = reader.decode(item) {
+        let text = renderer.render(event, format: .text, shown: filter.matches(event))
+        out.append(text)
+      }
+      if out.count >= 1 << 16 {
+        context.stdout.write(bytes: UnsafeRawBufferPointer(out.bytes))
+        out.removeAll()
+        if context.stdout.isClosed { return ExitStatus.success }
+        progress.update(reader.bytesRead)
+      }
+    }
+    context.stdout.write(bytes: UnsafeRawBufferPointer(out.bytes))
+    return nil
   }
 }
 

@@ -19,8 +19,8 @@ struct TimelineRenderer {
 
   let style: Style
   /// Effects started and not yet ended: when and by which action.
-  private var runningEffects: [Int: (time: Double, cause: Int)] = [:]
-  private var actions = RecentActions()
+  var runningEffects: [Int: (time: Double, cause: Int)] = [:]
+  var actions = RecentActions()
 
   /// Width of the kind column ("derived.recomputed").
   static let kindWidth = 18

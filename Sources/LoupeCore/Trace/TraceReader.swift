@@ -110,6 +110,8 @@ public final class TraceReader {
   // `show --format json`'s CPU): a reader is used by one task at a time and no method hands
   // these out `inout` to code that could re-enter it.
   @exclusivity(unchecked) private var lines: LineReader
+  /// Whether the line ``next(filter:decode:)`` read last is a last line without its line break.
+  private var lastLineIsLast = false
   private let ownsDescriptor: Bool
   private var closed = false
 
@@ -210,6 +212,7 @@ public final class TraceReader {
   /// - Throws: ``TraceError/cannotRead(path:reason:)`` when reading fails.
   public func next(filter: EventFilter = .all, decode: Bool = true) throws(TraceError) -> Item? {
     while let line = try nextRaw() {
+      lastLineIsLast = line.isLast
       if !decode, filter.isEmpty, !line.isLast, lines.consumed <= trustedLength, let item = trustedItem(line.range) {
         return item
       }
@@ -263,6 +266,17 @@ public final class TraceReader {
       String(decoding: UnsafeBufferPointer(rebasing: line[prefix.kind]), as: UTF8.self)
     }
     return Item(line: lineNumber, bytes: bytes, kind: kind, seq: prefix.seq, offset: lines.lineOffset, event: nil)
+  }
+
+  /// Decodes the event of `item`, which ``next(filter:decode:)`` just yielded without decoding
+  /// it, before the next read: `nil` when the line is not an event, which is then reported as
+  /// `next` reports it when decoding (a malformed line, or the truncated end of the trace).
+  ///
+  /// For readers that render most lines straight from their bytes and decode the rest
+  /// (`loupe show`'s timeline).
+  public func decode(_ item: Item) -> Event? {
+    if let event = item.event { return event }
+    return decodeFully(item.bytes, filter: .all, isLast: lastLineIsLast)?.event
   }
 
   /// Decodes every remaining event (for small traces and tests).
