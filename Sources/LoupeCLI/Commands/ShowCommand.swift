@@ -91,13 +91,13 @@ extension ShowCommand {
         out.append(text)
       }
       if out.count >= 1 << 16 {
-        context.stdout.write(bytes: UnsafeRawBufferPointer(out.bytes))
+        context.stdout.write(collected: UnsafeRawBufferPointer(out.bytes))
         out.removeAll()
         if context.stdout.isClosed { return ExitStatus.success }
         progress.update(reader.bytesRead)
       }
     }
-    context.stdout.write(bytes: UnsafeRawBufferPointer(out.bytes))
+    context.stdout.write(collected: UnsafeRawBufferPointer(out.bytes))
     return nil
   }
 }

@@ -121,28 +121,46 @@ final class Output: Sendable {
       state.buffer.removeAll(keepingCapacity: true)
       return
     }
-    var offset = 0
-    let count = state.buffer.count
-    var code: Int32 = 0
-    let failed = state.buffer.withUnsafeBytes { raw -> Bool in
-      while offset < count {
-        let n = systemWrite(fd, raw.baseAddress! + offset, count - offset)
-        if n > 0 {
-          offset += n
-        } else if n < 0, errno == EINTR {
-          continue
-        } else {
-          code = n == 0 ? EIO : errno
-          return true
-        }
-      }
-      return false
-    }
+    let failure = state.buffer.withUnsafeBytes { Self.writeAll(fd, $0) }
     state.buffer.removeAll(keepingCapacity: true)
-    if failed {
+    if let failure {
       state.closed = true
-      state.errorCode = code
+      state.errorCode = failure
     }
+  }
+
+  /// Writes `bytes` straight to the descriptor after what is pending, without copying them
+  /// into the buffer first: for callers that collect large pieces themselves (`show`'s
+  /// timeline, 64 KiB at a time).
+  func write(collected bytes: UnsafeRawBufferPointer) {
+    state.withLock { state in
+      guard !state.closed else { return }
+      guard let fd else {
+        state.buffer.append(contentsOf: bytes)
+        return
+      }
+      drain(&state)
+      guard !state.closed, let failure = Self.writeAll(fd, bytes) else { return }
+      state.closed = true
+      state.errorCode = failure
+    }
+  }
+
+  /// `write(2)` until all of `bytes` is written; the `errno` of a write that failed, if one did.
+  private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var offset = 0
+    let count = bytes.count
+    while offset < count {
+      let n = systemWrite(fd, bytes.baseAddress! + offset, count - offset)
+      if n > 0 {
+        offset += n
+      } else if n < 0, errno == EINTR {
+        continue
+      } else {
+        return n == 0 ? EIO : errno
+      }
+    }
+    return nil
   }
 }
 

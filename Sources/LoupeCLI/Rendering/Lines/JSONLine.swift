@@ -105,11 +105,9 @@ struct JSONLine {
     default:
       var end = i
       while end < count {
+        // Digits, sign, point, exponent: `-./0123456789` are 0x2D–0x39.
         let byte = base[end]
-        // Digits, sign, point, exponent.
-        guard (byte >= Byte.zero && byte <= UInt8(ascii: "9")) || byte == Byte.minus || byte == UInt8(ascii: "+")
-          || byte == Byte.dot || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-        else { break }
+        guard byte &- Byte.minus < 13 || byte == UInt8(ascii: "+") || byte | 0x20 == UInt8(ascii: "e") else { break }
         end &+= 1
       }
       return end > i ? (Value(kind: .number, start: Int32(i), end: Int32(end)), end) : nil
@@ -291,7 +289,6 @@ struct JSONLine {
   /// (which the parser itself uses) otherwise.
   func double(_ value: Value) -> Double? {
     guard value.kind == .number else { return nil }
-    if let int = plainInt(value) { return Double(int) }
     var i = Int(value.start)
     let end = Int(value.end)
     let negative = base[i] == Byte.minus
@@ -316,19 +313,45 @@ struct JSONLine {
       i &+= 1
     }
     if simple, digitCount <= 15, fractionDigits <= 22 {
+      // An integer is read as an `Int`, so `-0` is 0; a decimal as a `Double`, so `-0.0` is -0.0.
+      if !seenPoint, digits == 0 { return 0 }
       // Both operands exact (under 2^53 and a power of ten up to 10^22): one rounding.
-      let magnitude = Double(digits) / Self.powersOfTen[fractionDigits]
+      let magnitude = Double(digits) / Self.powerOfTen(fractionDigits)
       return negative ? -magnitude : magnitude
     }
+    if let int = plainInt(value) { return Double(int) }
     let text = String(decoding: bytes(value), as: UTF8.self)
     guard let parsed = Double(text), parsed.isFinite else { return nil }
     return parsed
   }
 
-  private static let powersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
+  /// 10^exponent for 0...22, all exact doubles (a literal table: no lazy global to check).
+  private static func powerOfTen(_ exponent: Int) -> Double {
+    switch exponent {
+    case 0: 1e0
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    default: 1e22
+    }
   }
 }
 

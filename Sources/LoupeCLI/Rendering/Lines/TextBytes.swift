@@ -41,7 +41,19 @@ struct TextBytes: ~Copyable {
 
   @inline(__always)
   mutating func append(_ start: UnsafePointer<UInt8>, count length: Int) {
-    room(length).update(from: start, count: length)
+    let target = room(length)
+    if length >= 8, length <= 16 {
+      // Most pieces are short: two overlapping word copies instead of a call to memmove.
+      let source = UnsafeRawPointer(start)
+      let first = source.loadUnaligned(as: UInt64.self)
+      let last = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+      UnsafeMutableRawPointer(target).storeBytes(of: first, as: UInt64.self)
+      UnsafeMutableRawPointer(target).storeBytes(of: last, toByteOffset: length &- 8, as: UInt64.self)
+    } else if length < 8 {
+      for offset in 0..<length { target[offset] = start[offset] }
+    } else {
+      target.update(from: start, count: length)
+    }
     count &+= length
   }
 

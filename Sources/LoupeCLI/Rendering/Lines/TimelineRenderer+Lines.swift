@@ -27,7 +27,7 @@ extension TimelineRenderer {
 
   private enum LineKind {
     case actionReceived, stateChanged, effectStarted, effectFinished, effectCancelled, derivedRecomputed
-    case storeCreated, mark
+    case storeCreated, storeDestroyed, identityChanged, mark
 
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
       switch bytes.count {
@@ -38,6 +38,8 @@ extension TimelineRenderer {
       case 16 where JSONLine.equal(bytes, "effect.cancelled"): self = .effectCancelled
       case 18 where JSONLine.equal(bytes, "derived.recomputed"): self = .derivedRecomputed
       case 13 where JSONLine.equal(bytes, "store.created"): self = .storeCreated
+      case 15 where JSONLine.equal(bytes, "store.destroyed"): self = .storeDestroyed
+      case 16 where JSONLine.equal(bytes, "identity.changed"): self = .identityChanged
       case 4 where JSONLine.equal(bytes, "mark"): self = .mark
       default: return nil
       }
@@ -49,7 +51,7 @@ extension TimelineRenderer {
       case .actionReceived: .cyan
       case .stateChanged: .yellow
       case .effectStarted, .effectFinished, .effectCancelled: .magenta
-      case .storeCreated: .blue
+      case .storeCreated, .storeDestroyed, .identityChanged: .blue
       case .derivedRecomputed: .green
       case .mark: .bold
       }
@@ -115,6 +117,18 @@ extension TimelineRenderer {
       note = .none
     case .storeCreated:
       guard storeCreatedDetails(line, top, to: &out) else { return false }
+      note = .none
+    case .storeDestroyed:
+      guard let store = line.plainString(top[.store]), let identity = line.plainString(top[.identity]),
+        JSONLine.isASCII(identity), JSONLine.isASCII(store)
+      else { return false }
+      if !JSONLine.equal(identity, store) {
+        out.append("identity ")
+        out.append(identity)
+      }
+      note = .none
+    case .identityChanged:
+      guard identityChangedDetails(line, top, to: &out) else { return false }
       note = .none
     case .mark:
       guard let label = line.plainString(top[.label]) else { return false }
@@ -406,6 +420,29 @@ extension TimelineRenderer {
     if !JSONLine.equal(identity, store) {
       out.append(", identity ")
       out.append(identity)
+    }
+    return true
+  }
+
+  private func identityChangedDetails(_ line: JSONLine, _ top: EventMembers, to out: inout TextBytes) -> Bool {
+    guard let identity = line.plainString(top[.identity]), let reason = line.plainString(top[.reason]),
+      JSONLine.equal(reason, "created") || JSONLine.equal(reason, "presented") || JSONLine.equal(reason, "dismissed")
+        || JSONLine.equal(reason, "inserted") || JSONLine.equal(reason, "removed") || JSONLine.equal(reason, "replaced")
+    else { return false }
+    let previous = top[.previous]
+    switch previous.kind {
+    case .absent, .null:
+      out.append(reason)
+      out.append(" ")
+      out.append(identity)
+    case .string:
+      out.append(reason)
+      out.append(": ")
+      out.append(line.bytes(previous))
+      out.append(" → ")
+      out.append(identity)
+    default:
+      return false
     }
     return true
   }
