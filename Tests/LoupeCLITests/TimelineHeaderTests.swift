@@ -45,8 +45,8 @@ import Testing
   }
 }
 
-/// A small deterministic generator, so the random cases reproduce.
-private struct SplitMix64: RandomNumberGenerator {
+/// A small deterministic generator, so the random cases reproduce (shared by this target's tests).
+struct SplitMix64: RandomNumberGenerator {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {
