@@ -61,8 +61,6 @@ public final class TraceReader {
     public var line: Int
     /// The line as it is in the file, without its line break.
     public var bytes: ArraySlice<UInt8>
-    /// The event's `kind`.
-    public var kind: String
     /// The event's `seq`.
     public var seq: Int
     /// Where the line starts in the file, in bytes (to read it again later, e.g. with
@@ -71,6 +69,36 @@ public final class TraceReader {
     /// The decoded event; `nil` only when asked not to decode and the filter could be
     /// decided without it.
     public var event: Event?
+    /// The kind as a string, or where its bytes are in ``bytes`` (made into a string only when
+    /// asked: `show`'s timeline reads most lines without it).
+    private var kindText: String?
+    private var kindBytes: Range<Int> = 0..<0
+
+    /// The event's `kind`.
+    public var kind: String {
+      get { kindText ?? String(decoding: bytes[kindBytes], as: UTF8.self) }
+      set { kindText = newValue }
+    }
+
+    init(line: Int, bytes: ArraySlice<UInt8>, kind: String, seq: Int, offset: Int, event: Event?) {
+      self.line = line
+      self.bytes = bytes
+      self.seq = seq
+      self.offset = offset
+      self.event = event
+      kindText = kind
+    }
+
+    /// An undecoded line whose kind is the bytes at `kindRange` (offsets from the line's start,
+    /// an unescaped string).
+    init(line: Int, bytes: ArraySlice<UInt8>, kindRange: Range<Int>, seq: Int, offset: Int) {
+      self.line = line
+      self.bytes = bytes
+      self.seq = seq
+      self.offset = offset
+      event = nil
+      kindBytes = (bytes.startIndex + kindRange.lowerBound)..<(bytes.startIndex + kindRange.upperBound)
+    }
   }
 
   /// One version of a regular file (see ``fileIdentity``).
@@ -262,10 +290,7 @@ public final class TraceReader {
   private func trustedItem(_ range: Range<Int>) -> Item? {
     let bytes = lines.buffer[range]
     guard let prefix = bytes.withUnsafeBufferPointer({ EventLinePrefix.parse($0) }) else { return nil }
-    let kind = bytes.withUnsafeBufferPointer { line in
-      String(decoding: UnsafeBufferPointer(rebasing: line[prefix.kind]), as: UTF8.self)
-    }
-    return Item(line: lineNumber, bytes: bytes, kind: kind, seq: prefix.seq, offset: lines.lineOffset, event: nil)
+    return Item(line: lineNumber, bytes: bytes, kindRange: prefix.kind, seq: prefix.seq, offset: lines.lineOffset)
   }
 
   /// Decodes the event of `item`, which ``next(filter:decode:)`` just yielded without decoding
@@ -299,17 +324,17 @@ public final class TraceReader {
     guard let fields = scanned, let seq = fields.seq, fields.hasTime, case .plain(let kindRange) = fields.kind else {
       return decodeFully(bytes, filter: filter, isLast: isLast)
     }
-    let kind = bytes.withUnsafeBufferPointer { line in
-      String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self)
-    }
     let verdict = bytes.withUnsafeBufferPointer { line in
       filter.kindsOnly
         ? filter.kindsAdmit(UnsafeBufferPointer(rebasing: line[kindRange]))
-        : filter.decide(kind: kind, store: fields.store, action: fields.action, in: line)
+        : filter.decide(
+          kind: String(decoding: UnsafeBufferPointer(rebasing: line[kindRange]), as: UTF8.self), store: fields.store,
+          action: fields.action, in: line)
     }
     switch verdict {
     case false?: return nil
-    case true? where !decode: return Item(line: lineNumber, bytes: bytes, kind: kind, seq: seq, offset: lines.lineOffset, event: nil)
+    case true? where !decode:
+      return Item(line: lineNumber, bytes: bytes, kindRange: kindRange, seq: seq, offset: lines.lineOffset)
     default: return decodeFully(bytes, filter: filter, isLast: isLast)
     }
   }

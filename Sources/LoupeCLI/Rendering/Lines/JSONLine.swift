@@ -68,9 +68,17 @@ struct JSONLine {
   func stringEnd(from index: Int) -> (end: Int, escaped: Bool)? {
     var i = index &+ 1
     var escaped = false
-    // Eight bytes at a time while none is a quote or a backslash.
-    while i &+ 8 <= count, !Self.mayHoldQuoteOrBackslash(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-      i &+= 8
+    // Eight bytes at a time: the lowest flagged byte of a word is the first quote or backslash.
+    while i &+ 8 <= count {
+      let mask = Self.quoteOrBackslashMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+      if mask == 0 {
+        i &+= 8
+        continue
+      }
+      i &+= mask.trailingZeroBitCount &>> 3
+      if base[i] == Byte.quote { return (i &+ 1, escaped) }
+      escaped = true
+      i &+= 2
     }
     while i < count {
       let byte = base[i]
@@ -114,15 +122,16 @@ struct JSONLine {
     }
   }
 
-  /// Whether one of the 8 bytes in `word` is `"` or `\\` (the "has a zero byte" trick on the
-  /// word's XOR with each).
+  /// The high bit of each of the 8 bytes of `word` that is `"` or `\\`, exact up to the
+  /// lowest one (the "has a zero byte" trick on the word's XOR with each: bits above a flagged
+  /// byte may be false).
   @inline(__always)
-  static func mayHoldQuoteOrBackslash(_ word: UInt64) -> Bool {
+  static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let quote = word ^ (ones &* 0x22)
     let backslash = word ^ (ones &* 0x5C)
-    return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs != 0
+    return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
   }
 
   /// The index after the object or array opening at `index`.

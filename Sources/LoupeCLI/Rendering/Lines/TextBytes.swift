@@ -75,8 +75,9 @@ struct TextBytes: ~Copyable {
   }
 
   mutating func append(_ string: String) {
-    var string = string
-    string.withUTF8 { append($0) }
+    if let done: Void = string.utf8.withContiguousStorageIfAvailable({ append($0) }) { return done }
+    var copy = string
+    copy.withUTF8 { append($0) }
   }
 
   mutating func append(spaces: Int) {
