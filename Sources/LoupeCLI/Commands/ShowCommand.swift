@@ -88,7 +88,7 @@ extension ShowCommand {
       }
       if !fast, let event = reader.decode(item) {
         let text = renderer.render(event, format: .text, shown: filter.matches(event))
-        out.append(text)
+        out.append(string: text)
       }
       if out.count >= 1 << 16 {
         context.stdout.write(collected: UnsafeRawBufferPointer(out.bytes))

@@ -282,7 +282,7 @@ extension TimelineRenderer {
     out.append(int: cause)
     if let label = actions[cause] {
       out.append(" ")
-      out.append(label)
+      out.append(string: label)
     }
     out.append(")")
     out.close(style)
@@ -311,7 +311,7 @@ extension TimelineRenderer {
   private func appendRan(_ effect: Int, until time: Double, to out: inout TextBytes) {
     guard let start = runningEffects[effect] else { return }
     out.append(" after ")
-    out.append(Formatting.duration(milliseconds: time - start.time))
+    out.append(string: Formatting.duration(milliseconds: time - start.time))
   }
 
   private func effectCancelledDetails(
@@ -341,7 +341,7 @@ extension TimelineRenderer {
       out.append(int: cause)
       if let label = actions[cause] {
         out.append(" ")
-        out.append(label)
+        out.append(string: label)
       }
       out.append(")")
       if !source.isNone {
@@ -384,7 +384,7 @@ extension TimelineRenderer {
     }
     out.append(derived)
     out.append(" in ")
-    out.append(Formatting.duration(nanoseconds: Double(durationNs)))
+    out.append(string: Formatting.duration(nanoseconds: Double(durationNs)))
     if outputChanged {
       out.append(", output changed")
     } else {
