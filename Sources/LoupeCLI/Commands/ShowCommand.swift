@@ -81,7 +81,7 @@ extension ShowCommand {
     var renderer = TimelineRenderer(style: context.style)
     var out = TextBytes(capacity: 1 << 17)
     // Every event is observed (for effect durations and causes); the filter picks those shown.
-    while let item = try TraceInput.next(reader, decode: false) {
+    while let item = try TraceInput.next(reader, decode: false, kindText: !filter.isEmpty) {
       let shown = filter.isEmpty ? true : filter.decidesByKind(item.kind)
       let fast = item.bytes.withUnsafeBufferPointer { line in
         shown.map { renderer.renderTimeline(line: line, shown: $0, to: &out) } ?? false

@@ -14,9 +14,11 @@ enum TraceInput {
   }
 
   /// Reads the next item, turning read errors into a command failure.
-  static func next(_ reader: TraceReader, filter: EventFilter = .all, decode: Bool = true) throws(CommandFailure) -> TraceReader.Item? {
+  static func next(_ reader: TraceReader, filter: EventFilter = .all, decode: Bool = true, kindText: Bool = true) throws(CommandFailure)
+    -> TraceReader.Item?
+  {
     do {
-      return try reader.next(filter: filter, decode: decode)
+      return try reader.next(filter: filter, decode: decode, kindText: kindText)
     } catch {
       throw CommandFailure(error.description)
     }
