@@ -42,13 +42,20 @@ struct TextBytes: ~Copyable {
   @inline(__always)
   mutating func append(_ start: UnsafePointer<UInt8>, count length: Int) {
     let target = room(length)
-    if length >= 8, length <= 16 {
-      // Most pieces are short: two overlapping word copies instead of a call to memmove.
+    if length >= 8, length <= 32 {
+      // Most pieces are short: overlapping word copies instead of a call to memmove.
       let source = UnsafeRawPointer(start)
+      let destination = UnsafeMutableRawPointer(target)
       let first = source.loadUnaligned(as: UInt64.self)
       let last = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-      UnsafeMutableRawPointer(target).storeBytes(of: first, as: UInt64.self)
-      UnsafeMutableRawPointer(target).storeBytes(of: last, toByteOffset: length &- 8, as: UInt64.self)
+      if length > 16 {
+        let second = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let third = source.loadUnaligned(fromByteOffset: length &- 16, as: UInt64.self)
+        destination.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+        destination.storeBytes(of: third, toByteOffset: length &- 16, as: UInt64.self)
+      }
+      destination.storeBytes(of: first, as: UInt64.self)
+      destination.storeBytes(of: last, toByteOffset: length &- 8, as: UInt64.self)
     } else if length < 8 {
       for offset in 0..<length { target[offset] = start[offset] }
     } else {
@@ -88,30 +95,49 @@ struct TextBytes: ~Copyable {
     count &+= spaces
   }
 
-  /// `value` in decimal, as `String(value)` writes it.
+  /// `value` in decimal, as `String(value)` writes it: two digits at a time from a table.
   mutating func append(int value: Int) {
     let length = Self.decimalLength(value)
     let p = room(length)
+    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    let table = pairs.utf8Start
     var magnitude = value.magnitude
     var i = length
-    repeat {
+    while magnitude >= 100 {
+      let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+      magnitude /= 100
+      i &-= 2
+      p[i] = table[pair]
+      p[i &+ 1] = table[pair &+ 1]
+    }
+    if magnitude >= 10 {
+      let pair = Int(truncatingIfNeeded: magnitude) &* 2
+      i &-= 2
+      p[i] = table[pair]
+      p[i &+ 1] = table[pair &+ 1]
+    } else {
       i &-= 1
-      p[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-      magnitude /= 10
-    } while magnitude > 0
+      p[i] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+    }
     if value < 0 { p[0] = UInt8(ascii: "-") }
     count &+= length
   }
 
   /// How many characters `String(value)` has.
   static func decimalLength(_ value: Int) -> Int {
-    var length = value < 0 ? 2 : 1
-    var magnitude = value.magnitude
-    while magnitude >= 10 {
-      magnitude /= 10
+    let sign = value < 0 ? 1 : 0
+    let magnitude = value.magnitude
+    if magnitude < 10 { return sign &+ 1 }
+    if magnitude < 100 { return sign &+ 2 }
+    if magnitude < 1000 { return sign &+ 3 }
+    if magnitude < 10000 { return sign &+ 4 }
+    var length = 5
+    var rest = magnitude / 100_000
+    while rest > 0 {
+      rest /= 10
       length &+= 1
     }
-    return length
+    return sign &+ length
   }
 
   // MARK: Styles (the bytes ``Style`` wraps text in)
