@@ -285,3 +285,49 @@ struct EventLineGenerator {
     return object(members)
   }
 }
+
+/// `loupe show FILE FILTER` against the reference: every event decoded and rendered, shown when
+/// the filter matches the decoded event. The timeline decides most lines from their bytes
+/// (`EventFilter.decide(line:)`), so the two must agree on kinds, stores and actions alike.
+@Suite struct TimelineFilterTests {
+  static let filters: [[String]] = [
+    [], ["--kind", "effect.*"], ["--kind", "state.changed", "--kind", "mark"], ["--store", "AppFeature#1/pages*"],
+    ["--store", "*#1"], ["--action", "*Tapped*"], ["--action", "*", "--store", "AppFeature#1"],
+    ["--kind", "action.received", "--store", "CounterFeature#1"], ["--kind", "dropped"], ["--store", "nothing"],
+  ]
+
+  static func reference(_ path: String, _ arguments: [String]) throws -> String {
+    var kinds: [Glob]?
+    var stores: [Glob]?
+    var actions: [Glob]?
+    var index = 0
+    while index < arguments.count {
+      let glob = Glob(arguments[index + 1])
+      switch arguments[index] {
+      case "--kind": kinds = (kinds ?? []) + [glob]
+      case "--store": stores = (stores ?? []) + [glob]
+      default: actions = (actions ?? []) + [glob]
+      }
+      index += 2
+    }
+    let filter = EventFilter(kinds: kinds, stores: stores, actions: actions)
+    var renderer = TimelineRenderer(style: Style(enabled: false))
+    return try TraceReader(path: path).readAll().map { renderer.render($0, format: .text, shown: filter.matches($0)) }.joined()
+  }
+
+  @Test(arguments: filters) func showAgreesWithDecodingEveryEvent(filter: [String]) async throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path("")).filter { $0.hasSuffix(".loupe") }
+    var generated = EventLineGenerator(seed: 23)
+    let directory = TemporaryDirectory()
+    let mixed = directory.file("generated.loupe")
+    let header = #"{"format":"loupe-trace","version":1,"program":"x","pid":1,"startedAt":"2026-11-22T09:00:00.000Z"}"#
+    try Data(([header] + (1...3_000).map { generated.line(seq: $0) }).joined(separator: "\n").utf8 + [0x0A])
+      .write(to: URL(fileURLWithPath: mixed))
+    // (Not the newer-version fixture: it is refused, as another test checks.)
+    for path in names.sorted().map(Fixtures.path) + [mixed] where !path.hasSuffix("newer.loupe") {
+      let run = await loupe(["show", path] + filter)
+      #expect(run.status == 0, "\(path) \(filter): \(run.stderr)")
+      #expect(run.stdout == (try Self.reference(path, filter)), "\(path) \(filter)")
+    }
+  }
+}

@@ -75,16 +75,16 @@ struct ShowCommand: Command {
 extension ShowCommand {
   /// The timeline, written from each line's bytes where ``TimelineRenderer`` can
   /// (``TimelineRenderer/renderTimeline(line:shown:to:)``), from the decoded event elsewhere:
-  /// the same text either way. `nil` when every event was read, else the exit status (the
+  /// the same text either way. Whether a line is shown is decided from its kind, store and
+  /// action members (``EventFilter/decide(line:)``) or, failing that, from the decoded event. `nil` when every event was read, else the exit status (the
   /// reader of standard output went away).
   private func showTimeline(_ reader: TraceReader, progress: Progress, context: CommandContext) throws(CommandFailure) -> Int32? {
     var renderer = TimelineRenderer(style: context.style)
     var out = TextBytes(capacity: 1 << 17)
     // Every event is observed (for effect durations and causes); the filter picks those shown.
-    while let item = try TraceInput.next(reader, decode: false, kindText: !filter.isEmpty) {
-      let shown = filter.isEmpty ? true : filter.decidesByKind(item.kind)
+    while let item = try TraceInput.next(reader, decode: false, kindText: false) {
       let fast = item.bytes.withUnsafeBufferPointer { line in
-        shown.map { renderer.renderTimeline(line: line, shown: $0, to: &out) } ?? false
+        filter.decide(line: line).map { renderer.renderTimeline(line: line, shown: $0, to: &out) } ?? false
       }
       if !fast, let event = reader.decode(item) {
         let text = renderer.render(event, format: .text, shown: filter.matches(event))

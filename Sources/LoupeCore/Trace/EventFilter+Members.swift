@@ -35,6 +35,22 @@ extension EventFilter {
     return true
   }
 
+  /// The filter's verdict on the event in `line` (one trace line or wire event, already
+  /// checked to be a JSON object) from its `kind`, `store` and `action` members, read without
+  /// decoding; `nil` when only the decoded event can tell (a `paths` filter, members missing,
+  /// escaped or not strings). Agrees with ``matches(_:)`` on every line that decodes.
+  ///
+  /// For a reader that must see every event but print only some (`show`'s timeline).
+  public func decide(line: UnsafeBufferPointer<UInt8>) -> Bool? {
+    if isEmpty { return true }
+    let needs = EventLineSkim.Needs(store: stores != nil, action: actions != nil)
+    guard let head = EventLineSkim.head(line, needs: needs), case .plain(let kindRange) = head.kind else { return nil }
+    let kind = UnsafeBufferPointer(rebasing: line[kindRange])
+    if kindsOnly { return kindsAdmit(kind) }
+    if !kindsAdmit(kind) { return false }
+    return decide(kind: String(decoding: kind, as: UTF8.self), store: head.store, action: head.action, in: line)
+  }
+
   /// Whether the filter looks at nothing but kinds (no stores, actions or paths): then
   /// ``kindsAdmit(_:)`` is its whole verdict, as ``decide(kind:store:action:in:)`` would give it.
   var kindsOnly: Bool { stores == nil && actions == nil && paths == nil }
