@@ -110,6 +110,15 @@ struct Renderer {
       shapes?.mark(.enumCase, at: path)
       return .string(name)
     }
+    if !info.hasCustomMirror {
+      // What the `Mirror` below would give, from the runtime directly.
+      shapes?.mark(.enumCase, at: path)
+      if let (name, payload) = Reflection.caseAndPayload(value) {
+        return .object(JSONObject([JSONObject.Member(name, render(payload, at: .field(name)))]))
+      }
+      if revealsRedacted { return .null }
+      return .string(Reflection.caseName(value) ?? opaqueText(value))
+    }
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .enum else { return renderMirrored(mirror, of: value) }
     shapes?.mark(.enumCase, at: path)

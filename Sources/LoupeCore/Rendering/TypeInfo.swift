@@ -38,6 +38,9 @@ final class TypeInfo: @unchecked Sendable {
   let fields: [Field]?
   /// For enums: whether some case carries a payload (if not, a value is just its case name).
   let hasPayloadCases: Bool
+  /// Whether the type supplies its own `Mirror` (`CustomReflectable`): then only a `Mirror`
+  /// shows what it wants seen.
+  let hasCustomMirror: Bool
   /// The byte ranges of a value that hold data, padding left out: two values with the same
   /// bytes there hold the same scalars and references (see `Reflection.identicalBits`).
   let meaningfulBytes: [Range<Int>]
@@ -98,6 +101,7 @@ final class TypeInfo: @unchecked Sendable {
     equatable = type as? any Equatable.Type
     wireEquatable = type as? any WireEquatable.Type
     let customMirror = type is any CustomReflectable.Type
+    hasCustomMirror = customMirror
     switch kind {
     case .struct where !customMirror && !isBuiltin: fields = Self.directFields(of: type, options: [])
     // `.classType` (a `static var`, hence spelled by its raw value): offsets from the object's

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import LoupeCore
+
+private final class Ref: CustomStringConvertible {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+  var description: String { "Ref(\(id))" }
+}
+private protocol Shape {}
+private struct Square: Shape, Equatable { var side = 2 }
+private indirect enum Tree { case leaf(Int), node(Tree, Tree), empty }
+private enum Mode<T> {
+  case idle
+  case loading(progress: Double)
+  case loaded(T, note: String)
+  case failed(any Error)
+  case shape(any Shape)
+  case object(Ref)
+  case nothing(())
+  case pair(Int, Int?)
+}
+private enum Held { case leaf(Any), pair(Any, label: Any), empty }
+private struct Point { var x = 1 }
+private enum Custom: CustomReflectable {
+  case secret(String)
+  var customMirror: Mirror { Mirror(self, children: ["shown": "no"], displayStyle: .struct) }
+}
+private struct Failure: Error {}
+
+/// `Reflection.caseAndPayload` (the runtime's reflection calls, no `Mirror`) against the `Mirror`
+/// it stands in for: the same case name and a payload that renders the same, for every kind
+/// of payload; and enums with a custom mirror still rendered through it.
+@Suite struct EnumPayloadTests {
+  nonisolated(unsafe) static let values: [Any] = [
+    Mode<Int>.idle, Mode<Int>.loading(progress: 0.5), Mode<[String]>.loaded(["a"], note: "n"), Mode<Int>.failed(Failure()),
+    Mode<Int>.shape(Square()), Mode<Int>.object(Ref(3)), Mode<Int>.nothing(()), Mode<Int>.pair(1, nil), Mode<Int>.pair(1, 2),
+    Tree.leaf(1), Tree.node(.leaf(1), .node(.empty, .leaf(2))), Tree.empty, Optional(Mode<Int>.loading(progress: 1)) as Any,
+    Held.leaf(1), Held.leaf(Point()), Held.leaf(\Point.x), Held.pair("a", label: [1]), Held.empty, Held.leaf(Held.empty),
+  ]
+
+  @Test func payloadsAreWhatAMirrorShows() {
+    for value in Self.values {
+      let mirror = Mirror(reflecting: value)
+      let child = mirror.children.first
+      let direct = Reflection.caseAndPayload(value)
+      #expect(direct?.name == child?.label, "\(value)")
+      if let direct, let child {
+        #expect(ValueRenderer.render(direct.payload).jsonText == ValueRenderer.render(child.value).jsonText, "\(value)")
+      }
+    }
+  }
+
+  @Test func renderingIsUnchanged() {
+    let expected = [
+      #""idle""#, #"{"loading":{"progress":0.5}}"#, #"{"loaded":{"0":["a"],"note":"n"}}"#,
+    ]
+    for (value, json) in zip(Self.values, expected) {
+      #expect(ValueRenderer.render(value).jsonText == json)
+    }
+    #expect(ValueRenderer.render(Tree.node(.leaf(1), .empty)).jsonText == #"{"node":[{"leaf":1},"empty"]}"#)
+    #expect(ValueRenderer.render(Mode<Int>.object(Ref(3))).jsonText == #"{"object":{"id":3}}"#)
+    // A custom mirror is asked, as before.
+    #expect(ValueRenderer.render(Custom.secret("x")).jsonText == #"{"shown":"no"}"#)
+    let (json, shape) = ValueRenderer.renderWithShape(Mode<Int>.loading(progress: 0.25))
+    #expect(json.jsonText == #"{"loading":{"progress":0.25}}"#)
+    #expect(shape.enums == [""])
+  }
+}
+
+private struct Pairing { var first: Any; var second: Any? }
+
+extension EnumPayloadTests {
+  @Test func aDiffToAnEnumCaseWithAPayloadCarriesThePayload() {
+    let old: Any = Pairing(first: "text", second: nil)
+    let new: Any = Held.pair(1.25, label: ["status"])
+    let changes = StateDiff.diff(old, new)
+    #expect(changes.map { $0.new?.jsonText } == [ValueRenderer.render(new).jsonText])
+  }
+}
