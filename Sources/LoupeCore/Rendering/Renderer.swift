@@ -291,6 +291,8 @@ struct Renderer {
   /// A dictionary key rendered on its own (keys are not state values: never redacted).
   static func renderKey(_ key: Any, options: RenderOptions) -> JSON {
     if let string = key as? String { return .string(string) }
+    // The commonest id, as its builtin rendering writes it, without a renderer.
+    if type(of: key) == Int.self, let int = key as? Int { return .int(int) }
     var keyOptions = options
     keyOptions.redactedPaths = []
     var renderer = Renderer(options: keyOptions)
