@@ -296,7 +296,7 @@ struct EventLineGenerator {
     ["--kind", "action.received", "--store", "CounterFeature#1"], ["--kind", "dropped"], ["--store", "nothing"],
   ]
 
-  static func reference(_ path: String, _ arguments: [String]) throws -> String {
+  static func reference(_ path: String, _ arguments: [String], format: TimelineRenderer.Format = .text) throws -> String {
     var kinds: [Glob]?
     var stores: [Glob]?
     var actions: [Glob]?
@@ -312,7 +312,7 @@ struct EventLineGenerator {
     }
     let filter = EventFilter(kinds: kinds, stores: stores, actions: actions)
     var renderer = TimelineRenderer(style: Style(enabled: false))
-    return try TraceReader(path: path).readAll().map { renderer.render($0, format: .text, shown: filter.matches($0)) }.joined()
+    return try TraceReader(path: path).readAll().map { renderer.render($0, format: format, shown: filter.matches($0)) }.joined()
   }
 
   @Test(arguments: filters) func showAgreesWithDecodingEveryEvent(filter: [String]) async throws {
@@ -328,6 +328,8 @@ struct EventLineGenerator {
       let run = await loupe(["show", path] + filter)
       #expect(run.status == 0, "\(path) \(filter): \(run.stderr)")
       #expect(run.stdout == (try Self.reference(path, filter)), "\(path) \(filter)")
+      let changes = await loupe(["show", path, "--format", "changes"] + filter)
+      #expect(changes.stdout == (try Self.reference(path, filter, format: .changes)), "\(path) \(filter) changes")
     }
   }
 }

@@ -48,7 +48,7 @@ struct ShowCommand: Command {
         if !open { return ExitStatus.success }
         progress.update(reader.bytesRead)
       }
-    } else if format == .text, filter.paths == nil {
+    } else if filter.paths == nil {
       if let status = try showTimeline(reader, progress: progress, context: context) { return status }
     } else {
       // Every event is observed (for effect durations and causes); the filter picks those shown.
@@ -73,21 +73,31 @@ struct ShowCommand: Command {
 }
 
 extension ShowCommand {
-  /// The timeline, written from each line's bytes where ``TimelineRenderer`` can
-  /// (``TimelineRenderer/renderTimeline(line:shown:to:)``), from the decoded event elsewhere:
-  /// the same text either way. Whether a line is shown is decided from its kind, store and
-  /// action members (``EventFilter/decide(line:)``) or, failing that, from the decoded event. `nil` when every event was read, else the exit status (the
-  /// reader of standard output went away).
+  /// The timeline (or the `changes` lines), written from each line's bytes where
+  /// ``TimelineRenderer`` can (``TimelineRenderer/renderTimeline(line:shown:to:)``), from the
+  /// decoded event elsewhere: the same text either way. Whether a line is shown is decided
+  /// from its kind, store and action members (``EventFilter/decide(line:)``) or, failing that,
+  /// from the decoded event. `nil` when every event was read, else the exit status (the reader
+  /// of standard output went away).
   private func showTimeline(_ reader: TraceReader, progress: Progress, context: CommandContext) throws(CommandFailure) -> Int32? {
     var renderer = TimelineRenderer(style: context.style)
     var out = TextBytes(capacity: 1 << 17)
     // Every event is observed (for effect durations and causes); the filter picks those shown.
     while let item = try TraceInput.next(reader, decode: false, kindText: false) {
       let fast = item.bytes.withUnsafeBufferPointer { line in
-        filter.decide(line: line).map { renderer.renderTimeline(line: line, shown: $0, to: &out) } ?? false
+        guard let shown = filter.decide(line: line) else { return false }
+        if format == .text { return renderer.renderTimeline(line: line, shown: shown, to: &out) }
+        // `changes`: the line is checked and noted as the timeline would, then only a state
+        // change's summary is written.
+        guard renderer.renderTimeline(line: line, shown: false, to: &out) else { return false }
+        if shown, let summary = TimelineRenderer.stateChangeSummary(line) {
+          out.append(summary)
+          out.append(byte: 0x0A)
+        }
+        return true
       }
       if !fast, let event = reader.decode(item) {
-        let text = renderer.render(event, format: .text, shown: filter.matches(event))
+        let text = renderer.render(event, format: format, shown: filter.matches(event))
         out.append(string: text)
       }
       if out.count >= 1 << 16 {

@@ -25,6 +25,16 @@ extension TimelineRenderer {
     return rendered
   }
 
+  /// The `summary` of a `state.changed` line that ``renderTimeline(line:shown:to:)`` took (the
+  /// `--format changes` line), else `nil`.
+  static func stateChangeSummary(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    guard let json = JSONLine(line) else { return nil }
+    return EventMembers.with { members in
+      guard members.read(json), let kind = json.plainString(members[.kind]), JSONLine.equal(kind, "state.changed") else { return nil }
+      return json.plainString(members[.summary])
+    }
+  }
+
   private enum LineKind {
     case actionReceived, stateChanged, effectStarted, effectFinished, effectCancelled, derivedRecomputed
     case storeCreated, storeDestroyed, identityChanged, mark
