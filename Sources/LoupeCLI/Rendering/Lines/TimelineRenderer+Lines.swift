@@ -288,14 +288,20 @@ extension TimelineRenderer {
   /// ` (from #5 PageFeature.Action.startTapped)`, dim.
   private func appendCause(_ cause: Int, to out: inout TextBytes) {
     out.open(.dim, style)
-    out.append(" (from #")
+    out.append(" (from ")
+    appendCauseReference(cause, to: &out)
+    out.append(")")
+    out.close(style)
+  }
+
+  /// `#5 PageFeature.Action.startTapped`: a cause, and its action's label when it is known.
+  private func appendCauseReference(_ cause: Int, to out: inout TextBytes) {
+    out.append("#")
     out.append(int: cause)
     if let label = actions[cause] {
       out.append(" ")
       out.append(string: label)
     }
-    out.append(")")
-    out.close(style)
   }
 
   private func effectFinishedDetails(_ line: JSONLine, _ top: EventMembers, time: Double, to out: inout TextBytes) -> Note? {
@@ -347,12 +353,8 @@ extension TimelineRenderer {
       let source = inner[.source]
       out.append(" by ")
       out.append(byStore)
-      out.append(" (#")
-      out.append(int: cause)
-      if let label = actions[cause] {
-        out.append(" ")
-        out.append(string: label)
-      }
+      out.append(" (")
+      appendCauseReference(cause, to: &out)
       out.append(")")
       if !source.isNone {
         guard let location = readLocation(line, source, &inner) else { return nil }
