@@ -78,3 +78,40 @@ extension EnumPayloadTests {
     #expect(changes.map { $0.new?.jsonText } == [ValueRenderer.render(new).jsonText])
   }
 }
+
+private enum Tapped { case start, stop }
+private enum OnlyPayloads { case toggle(Int), rename(id: Int, to: String) }
+private enum Swapping: CustomLoupeRepresentable {
+  case shown(Int)
+  var customLoupeValue: Any { Tapped.stop }
+}
+private struct NotAnEnum { var value = 1 }
+
+extension EnumPayloadTests {
+  nonisolated(unsafe) static let actions: [Any] = [
+    Tapped.start, OnlyPayloads.toggle(3), OnlyPayloads.rename(id: 1, to: "x"), Mode<Int>.idle, Mode<Int>.loaded(1, note: "n"),
+    Optional(Tapped.stop) as Any, Optional<Tapped>.none as Any, Optional(Optional(OnlyPayloads.toggle(1))) as Any,
+    Swapping.shown(1), Custom.secret("s"), AnyHashable(Tapped.start), NotAnEnum(), Held.leaf(Tapped.start), Tree.node(.empty, .leaf(1)),
+  ]
+
+  /// `renderAction` gives what `actionLabel` and `renderWithShape` give, label, value and shape,
+  /// whatever the action: plain and payload enums, optionals, substitutions, custom mirrors,
+  /// wrappers, non-enums, and with the root redacted.
+  @Test func renderActionIsTheLabelAndTheRendering() {
+    for options in [RenderOptions.default, RenderOptions(redactedPaths: [Glob("")]), RenderOptions(redactedPaths: [Glob("toggle")])] {
+      for action in Self.actions {
+        let (label, json, shape) = ValueRenderer.renderAction(action, options: options)
+        let (expectedJSON, expectedShape) = ValueRenderer.renderWithShape(action, options: options)
+        #expect(label == ValueRenderer.actionLabel(action), "\(action)")
+        #expect(json == expectedJSON, "\(action)")
+        #expect(shape == expectedShape, "\(action)")
+      }
+    }
+    #expect(ValueRenderer.renderAction(OnlyPayloads.toggle(3)).label == "OnlyPayloads.toggle")
+    #expect(ValueRenderer.renderAction(OnlyPayloads.toggle(3)).json.jsonText == #"{"toggle":3}"#)
+    #expect(TypeInfo.of(OnlyPayloads.self).everyCaseHasPayload)
+    #expect(!TypeInfo.of(Mode<Int>.self).everyCaseHasPayload)
+    #expect(!TypeInfo.of(Tapped.self).everyCaseHasPayload)
+    #expect(TypeInfo.of(Tree.self).everyCaseHasPayload == false)  // `empty` has none
+  }
+}

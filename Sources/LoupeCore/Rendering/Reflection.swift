@@ -62,9 +62,11 @@ enum Reflection {
   /// `send` renders its action this way: ~10,000 instructions less). `nil` for a case without
   /// a payload. Only for types without a custom mirror (`CustomReflectable`), which a
   /// `Mirror` must be asked for.
-  static func caseAndPayload(_ value: Any) -> (name: String, payload: Any)? {
+  ///
+  /// With `everyCaseHasPayload` (``TypeInfo/everyCaseHasPayload``) the count is not asked.
+  static func caseAndPayload(_ value: Any, everyCaseHasPayload: Bool = false) -> (name: String, payload: Any)? {
     func open<T>(_ value: T) -> (name: String, payload: Any)? {
-      guard _reflectionChildCount(value, type: T.self) == 1 else { return nil }
+      guard everyCaseHasPayload || _reflectionChildCount(value, type: T.self) == 1 else { return nil }
       var name: UnsafePointer<CChar>?
       var free: ReflectionNameFree?
       let payload = _reflectionChild(of: value, type: T.self, index: 0, outName: &name, outFreeFunc: &free)

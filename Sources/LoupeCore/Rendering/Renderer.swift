@@ -19,6 +19,14 @@ struct Renderer {
   /// Whether ``LoupeRedacted`` values render as what they hold (only to learn their texts,
   /// see ``RedactedTexts``).
   var revealsRedacted = false
+  /// Whether to note the root value's case (``rootCase``).
+  var notesRootCase = false
+  /// The type and case name of the root value, when it is an enum rendered as itself (no
+  /// custom representation, mirror or redaction): what an action's label needs, without asking
+  /// the runtime again (``ValueRenderer/renderAction(_:options:)``).
+  var rootCase: (type: ObjectIdentifier, name: String)?
+  /// The path's depth at the root value.
+  let rootDepth: Int
   /// The last type looked up, for runs of elements of one type.
   private var lastInfo: (type: ObjectIdentifier, info: TypeInfo)?
 
@@ -26,6 +34,7 @@ struct Renderer {
     self.options = options
     redacting = !options.redactedPaths.isEmpty
     path = PathStack(base, tracksText: redacting)
+    rootDepth = base.components.count
     self.ancestors = ancestors
   }
 
@@ -77,7 +86,7 @@ struct Renderer {
         continue
       }
       switch info.kind {
-      case .enum: return renderEnum(value, info)
+      case .enum: return renderEnum(value, info, substituted: substitutions > 0)
       case .struct:
         if info.fields != nil { return renderFields(info.fieldValues(of: value)) }
         return renderMirrored(Mirror(reflecting: value), of: value)
@@ -103,9 +112,11 @@ struct Renderer {
 
   // MARK: - Shapes
 
-  private mutating func renderEnum(_ value: Any, _ info: TypeInfo) -> JSON {
+  private mutating func renderEnum(_ value: Any, _ info: TypeInfo, substituted: Bool) -> JSON {
+    let atRoot = notesRootCase && !substituted && path.count == rootDepth
     // Case names are names, not values: a hidden value's texts leave them out.
     if !info.hasPayloadCases, let name = Reflection.caseName(value) {
+      if atRoot { rootCase = (ObjectIdentifier(type(of: value)), name) }
       if revealsRedacted { return .null }
       shapes?.mark(.enumCase, at: path)
       return .string(name)
@@ -113,7 +124,8 @@ struct Renderer {
     if !info.hasCustomMirror {
       // What the `Mirror` below would give, from the runtime directly.
       shapes?.mark(.enumCase, at: path)
-      if let (name, payload) = Reflection.caseAndPayload(value) {
+      if let (name, payload) = Reflection.caseAndPayload(value, everyCaseHasPayload: info.everyCaseHasPayload) {
+        if atRoot { rootCase = (ObjectIdentifier(type(of: value)), name) }
         return .object(JSONObject([JSONObject.Member(name, render(payload, at: .field(name)))]))
       }
       if revealsRedacted { return .null }

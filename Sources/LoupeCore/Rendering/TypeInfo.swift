@@ -38,6 +38,9 @@ final class TypeInfo: @unchecked Sendable {
   let fields: [Field]?
   /// For enums: whether some case carries a payload (if not, a value is just its case name).
   let hasPayloadCases: Bool
+  /// For enums: whether every case carries a payload that reflection shows (no empty cases, field
+  /// records present), so a value's payload count need not be asked.
+  let everyCaseHasPayload: Bool
   /// Whether the type supplies its own `Mirror` (`CustomReflectable`): then only a `Mirror`
   /// shows what it wants seen.
   let hasCustomMirror: Bool
@@ -112,6 +115,7 @@ final class TypeInfo: @unchecked Sendable {
     default: fields = nil
     }
     hasPayloadCases = kind == .enum ? Self.enumHasPayloadCases(type) : false
+    everyCaseHasPayload = kind == .enum ? Self.enumEveryCaseHasPayload(type) : false
     meaningfulBytes = Self.meaningfulBytes(of: type, kind: kind)
     // Structs only: a struct cannot hold itself without indirection, so looking up its field
     // types cannot recurse back here (a class's field could be a tuple holding the class).
@@ -292,6 +296,24 @@ final class TypeInfo: @unchecked Sendable {
     let descriptor = metadata[1]
     let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF
     return payloadCases != 0 || someFieldRecordHasType(descriptor: descriptor)
+  }
+
+  /// No empty cases (`NumEmptyCases`, the descriptor's word after the payload cases' count) and
+  /// a field record with a type for every case: then each value's case reflects one child.
+  private static func enumEveryCaseHasPayload(_ type: any Any.Type) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafePointer<UnsafeRawPointer>.self)
+    let descriptor = metadata[1]
+    let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF
+    let emptyCases = descriptor.load(fromByteOffset: 24, as: UInt32.self)
+    guard payloadCases > 0, emptyCases == 0 else { return false }
+    let fieldsOffset = descriptor.load(fromByteOffset: 16, as: Int32.self)
+    guard fieldsOffset != 0 else { return false }
+    let fields = descriptor + 16 + Int(fieldsOffset)
+    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
+    let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
+    guard recordSize >= 12, count == Int(payloadCases) else { return false }
+    let records = fields + 16
+    return (0..<count).allSatisfy { (records + $0 * recordSize).load(fromByteOffset: 4, as: Int32.self) != 0 }
   }
 
   /// Reads the field descriptor the type descriptor's `Fields` points to (stable ABI):

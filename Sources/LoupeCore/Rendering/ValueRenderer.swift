@@ -45,6 +45,21 @@ public enum ValueRenderer {
     return (json, renderer.shapes!.shape)
   }
 
+  /// An action's label (``actionLabel(_:)``), rendered value and shape
+  /// (``renderWithShape(_:at:options:)``) at once: the label's case name is the one the
+  /// rendering met at its root, when it met one (one question to the runtime less per action).
+  public static func renderAction(_ action: Any, options: RenderOptions = .default) -> (label: String, json: JSON, shape: ValueShape) {
+    var renderer = Renderer(options: options)
+    renderer.shapes = ShapeCollector(origin: 0)
+    renderer.notesRootCase = true
+    let json = renderer.render(action)
+    let shape = renderer.shapes!.shape
+    guard let rootCase = renderer.rootCase, let unwrapped = Reflection.unwrap(action),
+      ObjectIdentifier(type(of: unwrapped)) == rootCase.type
+    else { return (actionLabel(action), json, shape) }
+    return (String(joining: TypeName.of(type(of: unwrapped)), ".", rootCase.name), json, shape)
+  }
+
   /// The label of an action: its type name without the module (nesting and generic
   /// arguments kept), then its case: `PageFeature.Action.timerTicked`.
   ///

@@ -136,9 +136,9 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       snapshotIfMissed()
       let label = pending.label ?? pending.action
       source = bus.located(pending.source)
-      let (value, shape) = ValueRenderer.renderWithShape(label, options: options)
+      let (actionLabel, value, shape) = ValueRenderer.renderAction(label, options: options)
       entrySeq = bus.emit(.actionReceived(ActionReceived(
-        store: pending.entry.id, action: ValueRenderer.actionLabel(label), value: value,
+        store: pending.entry.id, action: actionLabel, value: value,
         origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source,
         shape: shape.nonEmpty)))
     }
