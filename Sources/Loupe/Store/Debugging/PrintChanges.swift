@@ -75,8 +75,7 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
 
   /// The text for one action (exposed for tests through the printer).
   static func text(action: Base.Action, old: Base.State, new: Base.State, options: RenderOptions) -> String {
-    let label = ValueRenderer.actionLabel(action)
-    let (value, shape) = ValueRenderer.renderWithShape(action, options: options)
+    let (label, value, shape) = ValueRenderer.renderAction(action, options: options)
     var lines = ["received action: " + ActionText.text(label: label, value: value, shape: shape)]
     let name = TypeNames.storeType(of: Base.self)
     let changes = StateDiff.diffWithShapes(old, new, options: options)
