@@ -110,6 +110,8 @@ public final class TraceReader {
   // `show --format json`'s CPU): a reader is used by one task at a time and no method hands
   // these out `inout` to code that could re-enter it.
   @exclusivity(unchecked) private var lines: LineReader
+  /// Whether the line read last is a last line without its line break (for ``decode(_:)``).
+  /// Set when that line is read, which is the end: no line comes after it (but a seek).
   @exclusivity(unchecked) private var lastLineIsLast = false
   private let ownsDescriptor: Bool
   private var closed = false
@@ -215,7 +217,6 @@ public final class TraceReader {
   /// - Throws: ``TraceError/cannotRead(path:reason:)`` when reading fails.
   public func next(filter: EventFilter = .all, decode: Bool = true, kindText: Bool = true) throws(TraceError) -> Item? {
     while let line = try nextRaw() {
-      lastLineIsLast = line.isLast
       if !decode, filter.isEmpty, !line.isLast, lines.consumed <= trustedLength, let item = trustedItem(line.range) {
         return item
       }
@@ -243,6 +244,8 @@ public final class TraceReader {
         malformed("it is \(length) bytes long, over the limit of \(lines.maximumLineLength)")
       case .partial(let range):
         lineNumber += 1
+        // Only ever the file's last line: nothing is read after it.
+        lastLineIsLast = true
         if !lines.isBlank(range) { return (range, true) }
       case .line(let range):
         lineNumber += 1
@@ -378,6 +381,7 @@ public final class TraceReader {
   public func seek(toOffset offset: Int, linesBefore: Int) -> Bool {
     guard lines.seek(to: offset) else { return false }
     lineNumber = linesBefore
+    lastLineIsLast = false
     return true
   }
 
