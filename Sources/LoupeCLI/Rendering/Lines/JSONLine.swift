@@ -288,6 +288,14 @@ struct JSONLine {
     return negative ? -result : result
   }
 
+  /// An optional integer member as decoding reads it: `.some(nil)` when absent or `null`,
+  /// `.some(n)` for a plain integer, `nil` when the line must be decoded to know.
+  func optionalPlainInt(_ value: Value) -> Int?? {
+    if value.isNone { return .some(nil) }
+    guard let int = plainInt(value) else { return nil }
+    return .some(int)
+  }
+
   /// Whether a plain integer (``plainInt(_:)``) prints back as its own bytes: not `-0`.
   func isCanonicalInt(_ value: Value) -> Bool {
     !(value.length == 2 && base[Int(value.start)] == Byte.minus && base[Int(value.start) &+ 1] == Byte.zero)

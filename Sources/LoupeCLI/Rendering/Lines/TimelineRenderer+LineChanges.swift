@@ -17,13 +17,7 @@ extension TimelineRenderer {
         inner[.oldShape].isNone, inner[.newShape].isNone, let path = line.plainString(inner[.path]),
         let op = line.plainString(inner[.op])
       else { return false }
-      let index: Int?
-      switch inner[.index] {
-      case let value where value.isNone: index = nil
-      case let value:
-        guard let int = line.plainInt(value) else { return false }
-        index = int
-      }
+      guard let index = line.optionalPlainInt(inner[.index]) else { return false }
       let truncated: Bool
       switch inner[.truncated].kind {
       case .absent, .null, .false: truncated = false

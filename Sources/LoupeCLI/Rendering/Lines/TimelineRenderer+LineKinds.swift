@@ -9,13 +9,7 @@ extension TimelineRenderer {
   ) -> Note? {
     let labelValue = top[.action]
     guard let label = line.plainString(labelValue), top[.shape].isNone else { return nil }
-    let effect: Int?
-    switch top[.effect] {
-    case let value where value.isNone: effect = nil
-    case let value:
-      guard let int = line.plainInt(value) else { return nil }
-      effect = int
-    }
+    guard let effect = line.optionalPlainInt(top[.effect]) else { return nil }
     let origin = line.plainString(top[.origin])
     guard let origin else { return nil }
     out.open(.cyan, style)
@@ -203,13 +197,7 @@ extension TimelineRenderer {
     case .false: outputChanged = false
     default: return false
     }
-    let cause: Int?
-    switch top[.cause] {
-    case let value where value.isNone: cause = nil
-    case let value:
-      guard let int = line.plainInt(value) else { return false }
-      cause = int
-    }
+    guard let cause = line.optionalPlainInt(top[.cause]) else { return false }
     out.append(derived)
     out.append(" in ")
     out.append(string: Formatting.duration(nanoseconds: Double(durationNs)))
