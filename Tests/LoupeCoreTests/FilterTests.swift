@@ -107,6 +107,25 @@ import Testing
     #expect(StatePath([.field("settings"), .key("theme")]).description == #"settings["theme"]"#)
     #expect(StatePath([.field("todos"), .id("a\"b")]).description == #"todos[id: "a\"b"]"#)
     #expect(StatePath([.index(0), .field("x")]).description == "[0].x")
+    #expect(StatePath([.field("rows"), .id(.int(Int.min)), .index(Int.max)]).description == "rows[id: -9223372036854775808][9223372036854775807]")
+    #expect(StatePath([.field("é"), .id(-0), .field(""), .field("b")]).description == "é[id: 0]..b")
+  }
+
+  /// The text written in one piece (fields, positions, integer ids) is the text appended
+  /// component by component, on every mix of components.
+  @Test func oneWrittenTextIsTheAppendedText() {
+    var generator = SplitMix64(seed: 7)
+    let pool: [StatePath.Component] = [
+      .field("rows"), .field("isDone"), .field("ü"), .index(0), .index(12_345), .id(.int(-7)), .id(.int(Int.max)),
+      .id(.string("a")), .key("k"), .id(.double(1.5)),
+    ]
+    for _ in 0..<2_000 {
+      let count = Int(generator.next() % 6)
+      let components = (0..<count).map { _ in pool[Int(generator.next() % UInt64(pool.count))] }
+      var appended = ""
+      for component in components { StatePath.append(component, to: &appended) }
+      #expect(StatePath(components).description == appended, "\(components)")
+    }
   }
 
   @Test(arguments: [

@@ -37,9 +37,60 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible, Expressibl
     components.count >= other.components.count && Array(components.prefix(other.components.count)) == other.components
   }
 
-  public var description: String {
+  public var description: String { Self.text(of: components) }
+
+  /// The text of `components`: written into one string of the right capacity when they are
+  /// fields, positions and integer ids (the diff names a change this way on every action),
+  /// else appended component by component.
+  static func text(of components: [Component]) -> String {
+    var capacity = 0
+    for component in components {
+      switch component {
+      case .field(let name): capacity += name.utf8.count + 1
+      case .index, .id(.int): capacity += 26  // "[id: " + 20 digits and a sign + "]"
+      default: return appendedText(of: components)
+      }
+    }
+    return String(unsafeUninitializedCapacity: capacity) { buffer in
+      var end = 0
+      func put(_ byte: UInt8) {
+        buffer[end] = byte
+        end += 1
+      }
+      func put(_ int: Int) {
+        if int < 0 { put(UInt8(ascii: "-")) }
+        var magnitude = int.magnitude
+        let start = end
+        repeat {
+          put(UInt8(ascii: "0") + UInt8(magnitude % 10))
+          magnitude /= 10
+        } while magnitude > 0
+        buffer[start..<end].reverse()
+      }
+      for component in components {
+        switch component {
+        case .field(let name):
+          if end > 0 { put(UInt8(ascii: ".")) }
+          String.copyUTF8(of: name, to: buffer, at: &end)
+        case .index(let index):
+          put(UInt8(ascii: "["))
+          put(index)
+          put(UInt8(ascii: "]"))
+        case .id(.int(let id)):
+          for byte in "[id: ".utf8 { put(byte) }
+          put(id)
+          put(UInt8(ascii: "]"))
+        default:
+          break  // not reached: counted above
+        }
+      }
+      return end
+    }
+  }
+
+  private static func appendedText(of components: [Component]) -> String {
     var text = ""
-    for component in components { Self.append(component, to: &text) }
+    for component in components { append(component, to: &text) }
     return text
   }
 

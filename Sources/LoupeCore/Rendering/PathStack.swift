@@ -26,6 +26,8 @@ struct PathStack {
   var count: Int { components.count }
 
   mutating func push(_ component: StatePath.Component) {
+    // Room for a typical depth at once, not grown one step at a time.
+    if components.capacity == components.count { components.reserveCapacity(max(8, components.count * 2)) }
     components.append(component)
     if tracksText {
       var text = texts[texts.count - 1]
