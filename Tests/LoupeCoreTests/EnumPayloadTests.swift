@@ -22,6 +22,11 @@ private enum Mode<T> {
 }
 private enum Held { case leaf(Any), pair(Any, label: Any), empty }
 private struct Point { var x = 1 }
+private enum Empty { case only }
+/// Cases laid out three ways: payloads in spare bits (a class, a string), a case whose payload
+/// takes no bytes declared between empty cases, a small payload after them.
+private enum Packed { case none, object(Ref), text(String), tapped(Empty), later, small(Int8), unit(Void), pair(Ref, Ref) }
+private enum Single { case value(Ref), absent, gone }
 private enum Custom: CustomReflectable {
   case secret(String)
   var customMirror: Mirror { Mirror(self, children: ["shown": "no"], displayStyle: .struct) }
@@ -37,7 +42,33 @@ private struct Failure: Error {}
     Mode<Int>.shape(Square()), Mode<Int>.object(Ref(3)), Mode<Int>.nothing(()), Mode<Int>.pair(1, nil), Mode<Int>.pair(1, 2),
     Tree.leaf(1), Tree.node(.leaf(1), .node(.empty, .leaf(2))), Tree.empty, Optional(Mode<Int>.loading(progress: 1)) as Any,
     Held.leaf(1), Held.leaf(Point()), Held.leaf(\Point.x), Held.pair("a", label: [1]), Held.empty, Held.leaf(Held.empty),
+    Packed.none, Packed.object(Ref(4)), Packed.text("long enough to be on the heap, not inline"), Packed.tapped(.only),
+    Packed.later, Packed.small(-3), Packed.unit(()), Packed.pair(Ref(5), Ref(6)), Single.value(Ref(7)), Single.absent,
+    Single.gone, Result<Int, Failure>.success(8), Result<Int, Failure>.failure(Failure()), Mode<Packed>.loaded(.small(1), note: ""),
   ]
+
+  /// The enums whose cases are read from their metadata (``EnumCases``) and those left to the
+  /// runtime's reflection: an `indirect` case, a custom mirror.
+  @Test func casesAreReadFromMetadataWhereTheyCanBe() {
+    for type in [Mode<Int>.self, Held.self, Packed.self, Single.self, Result<Int, Failure>.self, Empty.self] as [any Any.Type] {
+      #expect(TypeInfo.of(type).enumCases != nil, "\(type)")
+    }
+    #expect(TypeInfo.of(Tree.self).enumCases == nil)
+    #expect(TypeInfo.of(Custom.self).enumCases == nil)
+    // Tag order: the cases with payload bytes as declared, then the others (`tapped` and
+    // `unit` carry payloads of no size).
+    #expect(
+      TypeInfo.of(Packed.self).enumCases?.cases.map(\.name) == ["object", "text", "small", "pair", "none", "tapped", "later", "unit"])
+    for value in Self.values {
+      let read = Reflection.labelledCaseAndPayload(value)
+      let reflected = Reflection.reflectedCaseAndPayload(value)
+      #expect(read?.name == reflected?.name, "\(value)")
+      if let read, let reflected {
+        #expect(ValueRenderer.render(read.payload).jsonText == ValueRenderer.render(reflected.payload).jsonText, "\(value)")
+      }
+    }
+    #expect(Reflection.labelledCaseAndPayload(Packed.small(2))?.label == "Packed.small")
+  }
 
   @Test func payloadsAreWhatAMirrorShows() {
     for value in Self.values {

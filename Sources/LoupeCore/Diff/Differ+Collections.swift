@@ -83,21 +83,36 @@ extension Differ {
   mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
     let sameOrder = Reflection.identicalBits(old._ids, new._ids)
     if sameOrder, old._storage.isIdentical(to: new._storage) { return }
-    guard let sample = old.first ?? new.first else { return }
-    guard showsID(sample, id: old._ids.first ?? new._ids[0]) else {
-      diffPositional(old.elements, new.elements)
-      return
+    if old._ids.isEmpty && new._ids.isEmpty { return }
+    let info = TypeInfo.of(E.self)
+    // A struct with a stored `id` of the id's type shows it; anything else is checked on an element.
+    if info.idField?.type != ID.self {
+      let sample = old._ids.isEmpty ? new._storage.run(0..<1)[0] : old._storage.run(0..<1)[0]
+      guard showsID(sample, id: old._ids.first ?? new._ids[0]) else {
+        diffPositional(old.elements, new.elements)
+        return
+      }
     }
     if sameOrder || old._ids == new._ids, let ranges = old._storage.differingRanges(from: new._storage) {
-      let same = Reflection.sameness(E.self)
+      // Elements compared where they lie in the chunks that differ: those with the same bytes
+      // are skipped unread, the others diffed in place (their own `==` is asked there).
+      let stride = MemoryLayout<E>.stride
       for range in ranges {
         let a = old._storage.run(range)
         let b = new._storage.run(range)
-        for offset in a.indices where !same(a[offset], b[offset]) {
-          let position = range.lowerBound + offset
-          push(.id(Renderer.renderKey(old._ids[position], options: options)))
-          diff(a[offset], b[offset], at: position)
-          pop()
+        a.withUnsafeBytes { a in
+          b.withUnsafeBytes { b in
+            // No size: no bytes to differ.
+            guard let a = a.baseAddress, let b = b.baseAddress else { return }
+            for offset in 0..<range.count {
+              let (pa, pb) = (a + offset * stride, b + offset * stride)
+              if Reflection.sameBytes(pa, pb, info.meaningfulBytes) { continue }
+              let position = range.lowerBound + offset
+              push(.id(Renderer.renderKey(typed: old._ids[position], options: options)))
+              diff(at: pa, pb, info, position: position)
+              pop()
+            }
+          }
         }
       }
       return

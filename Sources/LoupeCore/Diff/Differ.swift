@@ -238,6 +238,11 @@ struct Differ {
     spend(1)
     if collectsShapes { pendingShapes = (nil, nil) }
     if isExhausted { return }
+    diffVisited(old, new)
+  }
+
+  /// ``diff(_:_:)`` once the visit is counted.
+  mutating func diffVisited(_ old: Any, _ new: Any) {
     if path.count >= options.maxDepth {
       // A probe this deep cannot tell: it answers "different", so a change is never lost.
       if isProbe { return record(.replace) }
@@ -358,8 +363,8 @@ struct Differ {
   }
 
   private mutating func diffFields(_ old: Any, _ new: Any, _ info: TypeInfo) {
-    if let fields = info.fields, let fieldBytes = info.fieldBytes {
-      diffStoredFields(old, new, fields, fieldBytes)
+    if let fields = info.fields, info.fieldBytes != nil {
+      diffStoredFields(old, new, fields, info)
       return
     }
     if info.fields != nil {
@@ -392,22 +397,12 @@ struct Differ {
   /// A struct's stored fields, compared in the two values' memory: a field whose meaningful
   /// bytes are the same holds the same scalars and references (it renders the same), so it
   /// is skipped without being loaded — only the fields that differ are boxed and diffed.
-  private mutating func diffStoredFields(
-    _ old: Any, _ new: Any, _ fields: [TypeInfo.Field], _ fieldBytes: [[Range<Int>]]
-  ) {
+  private mutating func diffStoredFields(_ old: Any, _ new: Any, _ fields: [TypeInfo.Field], _ info: TypeInfo) {
     TypeInfo.withAddress(of: old) { a in
       TypeInfo.withAddress(of: new) { b in
-        for index in fields.indices {
-          if Reflection.sameBytes(a, b, fieldBytes[index]) {
-            spend(1)  // visited, as the walk into it would count it
-            continue
-          }
-          // Bytes differ, so the value has some: neither address is nil.
-          let field = fields[index]
-          push(.field(field.label))
-          diff(TypeInfo.load(field.type, at: a! + field.offset), TypeInfo.load(field.type, at: b! + field.offset))
-          pop()
-        }
+        // No size, no address: no bytes to differ.
+        guard let a, let b else { return spend(fields.count) }
+        diffFields(at: a, b, info)
       }
     }
   }

@@ -69,7 +69,13 @@ public enum StateDiff {
   ) -> (changes: [Change], paths: [StatePath]?) {
     var differ = Differ(options: options, at: base, keepsPaths: keepsPaths)
     differ.collectsShapes = shapes
-    differ.diff(old as Any, new as Any)
+    let info = TypeInfo.of(Value.self)
+    if info.inPlace != .boxed, MemoryLayout<Value>.size > 0 {
+      // A struct or built-in value of a static type: walked where it lies, nothing boxed.
+      withUnsafeBytes(of: old) { a in withUnsafeBytes(of: new) { b in differ.diff(at: a.baseAddress!, b.baseAddress!, info) } }
+    } else {
+      differ.diff(old as Any, new as Any)
+    }
     if differ.isExhausted {
       // More values to visit than a rendering may hold (shared instances make a state a DAG
       // that renders — and diffs — every path to them): one replace of the capped renderings.

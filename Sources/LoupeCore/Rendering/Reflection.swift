@@ -65,6 +65,26 @@ enum Reflection {
   ///
   /// With `everyCaseHasPayload` (``TypeInfo/everyCaseHasPayload``) the count is not asked.
   static func caseAndPayload(_ value: Any, everyCaseHasPayload: Bool = false) -> (name: String, payload: Any)? {
+    labelledCaseAndPayload(value, everyCaseHasPayload: everyCaseHasPayload).map { ($0.name, $0.payload) }
+  }
+
+  /// ``caseAndPayload(_:everyCaseHasPayload:)``, with the action label of the case when the
+  /// enum's cases are known (``EnumCases``): read with the enum's value witnesses then.
+  static func labelledCaseAndPayload(
+    _ value: Any, everyCaseHasPayload: Bool = false
+  ) -> (name: String, payload: Any, label: String?)? {
+    let value = opened(value)
+    if let cases = TypeInfo.of(type(of: value)).enumCases,
+      let found = TypeInfo.withAddress(of: value, { $0.flatMap(cases.caseAndPayload(at:)) })
+    {
+      guard let payload = found.payload else { return nil }
+      return (found.case.name, payload, found.case.label)
+    }
+    return reflectedCaseAndPayload(value, everyCaseHasPayload: everyCaseHasPayload).map { ($0.name, $0.payload, nil) }
+  }
+
+  /// ``caseAndPayload(_:everyCaseHasPayload:)`` asked of the runtime's reflection.
+  static func reflectedCaseAndPayload(_ value: Any, everyCaseHasPayload: Bool = false) -> (name: String, payload: Any)? {
     func open<T>(_ value: T) -> (name: String, payload: Any)? {
       guard everyCaseHasPayload || _reflectionChildCount(value, type: T.self) == 1 else { return nil }
       var name: UnsafePointer<CChar>?

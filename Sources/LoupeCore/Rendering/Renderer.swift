@@ -24,7 +24,7 @@ struct Renderer {
   /// The type and case name of the root value, when it is an enum rendered as itself (no
   /// custom representation, mirror or redaction): what an action's label needs, without asking
   /// the runtime again (``ValueRenderer/renderAction(_:options:)``).
-  var rootCase: (type: ObjectIdentifier, name: String)?
+  var rootCase: (type: ObjectIdentifier, name: String, label: String?)?
   /// The path's depth at the root value.
   let rootDepth: Int
   /// The last type looked up, for runs of elements of one type.
@@ -116,7 +116,7 @@ struct Renderer {
     let atRoot = notesRootCase && !substituted && path.count == rootDepth
     // Case names are names, not values: a hidden value's texts leave them out.
     if !info.hasPayloadCases, let name = Reflection.caseName(value) {
-      if atRoot { rootCase = (ObjectIdentifier(type(of: value)), name) }
+      if atRoot { rootCase = (ObjectIdentifier(type(of: value)), name, nil) }
       if revealsRedacted { return .null }
       shapes?.mark(.enumCase, at: path)
       return .string(name)
@@ -124,8 +124,8 @@ struct Renderer {
     if !info.hasCustomMirror {
       // What the `Mirror` below would give, from the runtime directly.
       shapes?.mark(.enumCase, at: path)
-      if let (name, payload) = Reflection.caseAndPayload(value, everyCaseHasPayload: info.everyCaseHasPayload) {
-        if atRoot { rootCase = (ObjectIdentifier(type(of: value)), name) }
+      if let (name, payload, label) = Reflection.labelledCaseAndPayload(value, everyCaseHasPayload: info.everyCaseHasPayload) {
+        if atRoot { rootCase = (ObjectIdentifier(type(of: value)), name, label) }
         return .object(JSONObject([JSONObject.Member(name, render(payload, at: .field(name)))]))
       }
       if revealsRedacted { return .null }
@@ -301,6 +301,14 @@ struct Renderer {
   }
 
   /// A dictionary key rendered on its own (keys are not state values: never redacted).
+  /// ``renderKey(_:options:)`` of a key whose static type is known: the commonest ids,
+  /// `Int` and `String`, are told from the type alone, with no cast.
+  static func renderKey<Key>(typed key: Key, options: RenderOptions) -> JSON {
+    if Key.self == Int.self { return .int(unsafeBitCast(key, to: Int.self)) }
+    if Key.self == String.self { return .string(unsafeBitCast(key, to: String.self)) }
+    return renderKey(key as Any, options: options)
+  }
+
   static func renderKey(_ key: Any, options: RenderOptions) -> JSON {
     if let string = key as? String { return .string(string) }
     // The commonest id, as its builtin rendering writes it, without a renderer.

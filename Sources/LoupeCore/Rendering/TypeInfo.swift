@@ -22,6 +22,8 @@ final class TypeInfo: @unchecked Sendable {
     let type: any Any.Type
   }
 
+  /// The type this describes.
+  let type: any Any.Type
   let kind: TypeKind
   let isBuiltin: Bool
   /// The built-in rule for this type, called without a conformance lookup per value.
@@ -41,6 +43,9 @@ final class TypeInfo: @unchecked Sendable {
   /// For enums: whether every case carries a payload that reflection shows (no empty cases, field
   /// records present), so a value's payload count need not be asked.
   let everyCaseHasPayload: Bool
+  /// For enums without a custom mirror: their cases, when their metadata can be read (see
+  /// ``EnumCases``).
+  let enumCases: EnumCases?
   /// Whether the type supplies its own `Mirror` (`CustomReflectable`): then only a `Mirror`
   /// shows what it wants seen.
   let hasCustomMirror: Bool
@@ -52,9 +57,33 @@ final class TypeInfo: @unchecked Sendable {
   let fieldBytes: [[Range<Int>]]?
   /// For optionals: the wrapped value, or `nil` for `.none` (one level).
   let unwrapOptional: ((Any) -> Any?)?
+  /// For structs with `fieldBytes`: each field's own info, in `fields` order.
+  let fieldInfos: [TypeInfo]?
+  /// For structs with `fields`: the stored property the struct renders as its `id` member, when
+  /// it is a property named `id` (not a wrapper's storage shown as `id`).
+  let idField: Field?
+  /// How ``Differ/diff(at:_:_:)`` takes two values of this type where they lie.
+  let inPlace: InPlaceWalk
+  /// The built-in diff of two values read at their addresses, for `inPlace == .builtin`.
+  let diffBuiltinInPlace: ((UnsafeRawPointer, UnsafeRawPointer, inout Differ) -> Void)?
+  /// `a == b` for two values read at their addresses, when the type is `Equatable`.
+  let equalInPlace: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
+
+  /// How the diff compares two values of a type without boxing them into `Any`s.
+  enum InPlaceWalk {
+    /// A struct whose stored fields load directly: compared field by field in place.
+    case fields
+    /// A built-in value: its rule reads both values at their addresses.
+    case builtin
+    /// Anything else (enums, optionals, classes, tuples, redacted or custom types, types with
+    /// custom mirrors): loaded into `Any`s for the general walk.
+    case boxed
+  }
 
   private init(_ type: any Any.Type) {
+    self.type = type
     kind = TypeKind(type)
+    var diffInPlace: ((UnsafeRawPointer, UnsafeRawPointer, inout Differ) -> Void)?
     if let builtin = type as? any BuiltinRenderable.Type {
       // The value is read in place (it is of type `T`: the info was looked up by its type),
       // which costs less than a cast.
@@ -86,6 +115,10 @@ final class TypeInfo: @unchecked Sendable {
       let (render, diff) = thunks(builtin)
       renderBuiltin = render
       diffBuiltin = (type as? any ScalarRenderable.Type).map { scalarDiff($0) } ?? diff
+      func inPlace<T: BuiltinRenderable>(_: T.Type) -> (UnsafeRawPointer, UnsafeRawPointer, inout Differ) -> Void {
+        { a, b, differ in T.diff(at: a, b, in: &differ) }
+      }
+      diffInPlace = inPlace(builtin)
       isBuiltin = true
     } else if type is any Actor.Type {
       // An actor's state is isolated to it: reading its stored properties from here would
@@ -116,6 +149,7 @@ final class TypeInfo: @unchecked Sendable {
     }
     hasPayloadCases = kind == .enum ? Self.enumHasPayloadCases(type) : false
     everyCaseHasPayload = kind == .enum ? Self.enumEveryCaseHasPayload(type) : false
+    enumCases = kind == .enum && !customMirror ? EnumCases(type) : nil
     meaningfulBytes = Self.meaningfulBytes(of: type, kind: kind)
     // Structs only: a struct cannot hold itself without indirection, so looking up its field
     // types cannot recurse back here (a class's field could be a tuple holding the class).
@@ -125,6 +159,29 @@ final class TypeInfo: @unchecked Sendable {
       }
     } else {
       fieldBytes = nil
+    }
+    if kind == .struct, fields != nil {
+      fieldInfos = fields?.map { TypeInfo.of($0.type) }
+      idField = fields?.first { $0.label == "id" && Self.storedName(of: type, at: $0.offset) == "id" }
+    } else {
+      fieldInfos = nil
+      idField = nil
+    }
+    if let equatable {
+      func open<T: Equatable>(_: T.Type) -> (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
+        { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee }
+      }
+      equalInPlace = open(equatable)
+    } else {
+      equalInPlace = nil
+    }
+    diffBuiltinInPlace = diffInPlace
+    if kind != .optional, diffInPlace != nil {
+      inPlace = .builtin
+    } else if kind == .struct, fieldBytes != nil, !isBuiltin, !isRedacted, !isCustom {
+      inPlace = .fields
+    } else {
+      inPlace = .boxed
     }
     if kind == .optional, let optional = type as? any AnyOptional.Type {
       func unwrapper<O: AnyOptional>(_: O.Type) -> (Any) -> Any? {
@@ -177,14 +234,61 @@ final class TypeInfo: @unchecked Sendable {
     return open(equatable)
   }
 
-  private static let cache = Mutex<[ObjectIdentifier: TypeInfo]>([:])
+  private static let cache = Mutex(TypeTable())
 
   static func of(_ type: any Any.Type) -> TypeInfo {
-    let key = ObjectIdentifier(type)
+    let key = UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
     if let info = cache.withLock({ $0[key] }) { return info }
     let info = TypeInfo(type)
-    cache.withLock { $0[key] = info }
-    return info
+    return cache.withLock { table in
+      // Another thread may have made one meanwhile: the first stays.
+      if let first = table[key] { return first }
+      table.insert(info, for: key)
+      return info
+    }
+  }
+
+  /// The infos by metadata address, open addressing with linear probing: a lookup is a few
+  /// instructions where a `Dictionary` hashes its key (the diff and the renderer look a type
+  /// up at every value).
+  private struct TypeTable {
+    private var keys = [UInt](repeating: 0, count: 256)
+    private var infos = [TypeInfo?](repeating: nil, count: 256)
+    private var count = 0
+
+    subscript(key: UInt) -> TypeInfo? {
+      let mask = keys.count - 1
+      var slot = Self.start(key, mask)
+      while true {
+        let found = keys[slot]
+        if found == key { return infos[slot] }
+        if found == 0 { return nil }
+        slot = (slot + 1) & mask
+      }
+    }
+
+    mutating func insert(_ info: TypeInfo, for key: UInt) {
+      if (count + 1) * 2 > keys.count { grow() }
+      let mask = keys.count - 1
+      var slot = Self.start(key, mask)
+      while keys[slot] != 0 { slot = (slot + 1) & mask }
+      keys[slot] = key
+      infos[slot] = info
+      count += 1
+    }
+
+    private mutating func grow() {
+      let (oldKeys, oldInfos) = (keys, infos)
+      keys = [UInt](repeating: 0, count: oldKeys.count * 2)
+      infos = [TypeInfo?](repeating: nil, count: oldKeys.count * 2)
+      count = 0
+      for (key, info) in zip(oldKeys, oldInfos) where key != 0 { insert(info!, for: key) }
+    }
+
+    /// Metadata are word-aligned: the low bits say nothing; the multiply spreads the rest.
+    private static func start(_ key: UInt, _ mask: Int) -> Int {
+      Int(truncatingIfNeeded: ((key >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    }
   }
 
   // MARK: - Stored properties
@@ -245,6 +349,19 @@ final class TypeInfo: @unchecked Sendable {
       }
     }
     return _openExistential(value, do: open)
+  }
+
+  /// The value of this type at `pointer`, boxed.
+  func load(_ pointer: UnsafeRawPointer) -> Any { Self.load(type, at: pointer) }
+
+  /// The declared name of the stored property at `offset` (a wrapper's storage is `_name`).
+  private static func storedName(of type: any Any.Type, at offset: Int) -> String? {
+    var name: String?
+    _ = _forEachField(of: type, options: []) { field, fieldOffset, _, _ in
+      if fieldOffset == offset { name = String(cString: field) }
+      return name == nil
+    }
+    return name
   }
 
   static func load(_ type: any Any.Type, at pointer: UnsafeRawPointer) -> Any {

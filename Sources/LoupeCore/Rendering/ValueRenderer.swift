@@ -57,7 +57,7 @@ public enum ValueRenderer {
     guard let rootCase = renderer.rootCase, let unwrapped = Reflection.unwrap(action),
       ObjectIdentifier(type(of: unwrapped)) == rootCase.type
     else { return (actionLabel(action), json, shape) }
-    return (String(joining: TypeName.of(type(of: unwrapped)), ".", rootCase.name), json, shape)
+    return (rootCase.label ?? String(joining: TypeName.of(type(of: unwrapped)), ".", rootCase.name), json, shape)
   }
 
   /// The label of an action: its type name without the module (nesting and generic

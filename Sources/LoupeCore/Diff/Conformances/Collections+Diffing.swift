@@ -2,6 +2,10 @@ extension Array {
   func diff(against new: Any, in differ: inout Differ) {
     differ.diffArrays(self, new as! [Element])
   }
+
+  static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ) {
+    differ.diffArrays(old.assumingMemoryBound(to: Self.self).pointee, new.assumingMemoryBound(to: Self.self).pointee)
+  }
 }
 
 extension ContiguousArray {
@@ -22,11 +26,19 @@ extension IdentifiedArray {
   func diff(against new: Any, in differ: inout Differ) {
     differ.diffIdentifiedArrays(self, new as! IdentifiedArray<ID, Element>)
   }
+
+  static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ) {
+    differ.diffIdentifiedArrays(old.assumingMemoryBound(to: Self.self).pointee, new.assumingMemoryBound(to: Self.self).pointee)
+  }
 }
 
 extension Dictionary {
   func diff(against new: Any, in differ: inout Differ) {
     differ.diffDictionaries(self, new as! [Key: Value])
+  }
+
+  static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ) {
+    differ.diffDictionaries(old.assumingMemoryBound(to: Self.self).pointee, new.assumingMemoryBound(to: Self.self).pointee)
   }
 }
 

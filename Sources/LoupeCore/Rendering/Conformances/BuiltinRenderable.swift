@@ -9,11 +9,19 @@ protocol BuiltinRenderable {
   /// current path. Scalars compare their renderings; collections diff their elements
   /// (see `Diff/Conformances`).
   func diff(against new: Any, in differ: inout Differ)
+  /// ``diff(against:in:)`` of two values of this type read at their addresses. A requirement
+  /// (with the default below) so that each type's witness is specialized: the diff calls it
+  /// from code that is generic at run time, with nothing boxed.
+  static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ)
 }
 
 extension BuiltinRenderable {
   func diff(against new: Any, in differ: inout Differ) {
     differ.replaceIfDifferentOrHidden(self, new)
+  }
+
+  static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ) {
+    old.assumingMemoryBound(to: Self.self).pointee.diff(against: new.assumingMemoryBound(to: Self.self).pointee, in: &differ)
   }
 }
 
@@ -33,6 +41,10 @@ extension ScalarRenderable {
 
   static func scalarJSON(at address: UnsafeRawPointer) -> JSON {
     address.assumingMemoryBound(to: Self.self).pointee.scalarJSON
+  }
+
+  static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ) {
+    differ.replaceIfDifferent(rendered: scalarJSON(at: old), scalarJSON(at: new))
   }
 }
 
