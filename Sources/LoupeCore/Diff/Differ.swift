@@ -342,6 +342,22 @@ struct Differ {
       replaceIfDifferent(old, new)
       return
     }
+    // Both of this type (see `diffContent`): their cases read with its value witnesses.
+    if let cases = info.enumCases,
+      let a = TypeInfo.withAddress(of: old, { $0.flatMap(cases.caseAndPayload(at:)) }),
+      let b = TypeInfo.withAddress(of: new, { $0.flatMap(cases.caseAndPayload(at:)) })
+    {
+      guard a.case.name == b.case.name else { return replaceIfDifferent(old, new) }
+      switch (a.payload, b.payload) {
+      case (nil, nil): return
+      case (let x?, let y?):
+        push(.field(a.case.name))
+        diff(x, y)
+        pop()
+      default: replaceIfDifferent(old, new)
+      }
+      return
+    }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard oldMirror.displayStyle == .enum, newMirror.displayStyle == .enum,
