@@ -81,25 +81,32 @@ extension Differ {
   /// elements both hold in the same chunks at the start and at the end are left out and the
   /// rest is diffed by id (``diffIdentified(oldIDs:newIDs:count:old:new:)``).
   mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
-    let sameOrder = Reflection.identicalBits(old._ids, new._ids)
-    if sameOrder, old._storage.isIdentical(to: new._storage) { return }
-    if old._ids.isEmpty && new._ids.isEmpty { return }
+    withUnsafePointer(to: old) { old in withUnsafePointer(to: new) { new in diffIdentifiedArrays(at: old, new) } }
+  }
+
+  /// ``diffIdentifiedArrays(_:_:)`` of two arrays read where they lie (this runs unspecialized:
+  /// a copy of each array would cost its three members' copies and their types' metadata).
+  mutating func diffIdentifiedArrays<ID, E>(at old: UnsafePointer<IdentifiedArray<ID, E>>, _ new: UnsafePointer<IdentifiedArray<ID, E>>) {
+    // The same id buffer: the same ids in the same order (an array is one reference).
+    let sameOrder = unsafeBitCast(old.pointee._ids, to: UInt.self) == unsafeBitCast(new.pointee._ids, to: UInt.self)
+    if sameOrder, old.pointee._storage.isIdentical(to: new.pointee._storage) { return }
+    if old.pointee._ids.count == 0 && new.pointee._ids.count == 0 { return }
     let info = TypeInfo.of(E.self)
     // A struct with a stored `id` of the id's type shows it; anything else is checked on an element.
-    if info.idField?.type != ID.self {
-      let sample = old._ids.isEmpty ? new._storage.run(0..<1)[0] : old._storage.run(0..<1)[0]
-      guard showsID(sample, id: old._ids.first ?? new._ids[0]) else {
-        diffPositional(old.elements, new.elements)
+    if !info.hasIDField(of: ID.self) {
+      let sample = old.pointee._ids.isEmpty ? new.pointee._storage.run(0..<1)[0] : old.pointee._storage.run(0..<1)[0]
+      guard showsID(sample, id: old.pointee._ids.first ?? new.pointee._ids[0]) else {
+        diffPositional(old.pointee.elements, new.pointee.elements)
         return
       }
     }
-    if sameOrder || old._ids == new._ids, let ranges = old._storage.differingRanges(from: new._storage) {
+    if sameOrder || old.pointee._ids == new.pointee._ids, let ranges = old.pointee._storage.differingRanges(from: new.pointee._storage) {
       // Elements compared where they lie in the chunks that differ: those with the same bytes
       // are skipped unread, the others diffed in place (their own `==` is asked there).
       let stride = MemoryLayout<E>.stride
       for range in ranges {
-        let a = old._storage.run(range)
-        let b = new._storage.run(range)
+        let a = old.pointee._storage.run(range)
+        let b = new.pointee._storage.run(range)
         a.withUnsafeBytes { a in
           b.withUnsafeBytes { b in
             // No size: no bytes to differ.
@@ -108,7 +115,7 @@ extension Differ {
               let (pa, pb) = (a + offset * stride, b + offset * stride)
               if Reflection.sameBytes(pa, pb, info.meaningfulBytes) { continue }
               let position = range.lowerBound + offset
-              push(.id(Renderer.renderKey(typed: old._ids[position], options: options)))
+              push(.id(Renderer.renderKey(typed: old.pointee._ids[position], options: options)))
               diff(at: pa, pb, info, position: position)
               pop()
             }
@@ -117,12 +124,12 @@ extension Differ {
       }
       return
     }
-    let (prefix, suffix) = old._storage.sharedEnds(with: new._storage)
-    let oldMiddle = old._storage.elements(in: prefix..<(old.count - suffix))
-    let newMiddle = new._storage.elements(in: prefix..<(new.count - suffix))
+    let (prefix, suffix) = old.pointee._storage.sharedEnds(with: new.pointee._storage)
+    let oldMiddle = old.pointee._storage.elements(in: prefix..<(old.pointee.count - suffix))
+    let newMiddle = new.pointee._storage.elements(in: prefix..<(new.pointee.count - suffix))
     diffIdentified(
-      oldIDs: old._ids[prefix..<(old.count - suffix)], newIDs: new._ids[prefix..<(new.count - suffix)],
-      count: max(old.count, new.count), old: { oldMiddle[$0 - prefix] }, new: { newMiddle[$0 - prefix] })
+      oldIDs: old.pointee._ids[prefix..<(old.pointee.count - suffix)], newIDs: new.pointee._ids[prefix..<(new.pointee.count - suffix)],
+      count: max(old.pointee.count, new.pointee.count), old: { oldMiddle[$0 - prefix] }, new: { newMiddle[$0 - prefix] })
   }
 
   /// The entries whose values differ between two dictionaries with the same keys, found by

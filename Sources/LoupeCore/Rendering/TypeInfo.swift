@@ -62,6 +62,11 @@ final class TypeInfo: @unchecked Sendable {
   /// For structs with `fields`: the stored property the struct renders as its `id` member, when
   /// it is a property named `id` (not a wrapper's storage shown as `id`).
   let idField: Field?
+  /// Whether ``idField`` is of type `id` (compared as metadata: no optional type to look up).
+  func hasIDField(of id: any Any.Type) -> Bool {
+    guard let idField else { return false }
+    return ObjectIdentifier(idField.type) == ObjectIdentifier(id)
+  }
   /// How ``Differ/diff(at:_:_:)`` takes two values of this type where they lie.
   let inPlace: InPlaceWalk
   /// The built-in diff of two values read at their addresses, for `inPlace == .builtin`.

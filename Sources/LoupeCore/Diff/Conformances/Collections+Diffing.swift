@@ -28,7 +28,7 @@ extension IdentifiedArray {
   }
 
   static func diff(at old: UnsafeRawPointer, _ new: UnsafeRawPointer, in differ: inout Differ) {
-    differ.diffIdentifiedArrays(old.assumingMemoryBound(to: Self.self).pointee, new.assumingMemoryBound(to: Self.self).pointee)
+    differ.diffIdentifiedArrays(at: old.assumingMemoryBound(to: Self.self), new.assumingMemoryBound(to: Self.self))
   }
 }
 
