@@ -117,19 +117,24 @@ private enum Swapping: CustomLoupeRepresentable {
   var customLoupeValue: Any { Tapped.stop }
 }
 private struct NotAnEnum { var value = 1 }
+private enum Scalars { case int(Int), flag(Bool), ratio(Double), small(UInt8), big(UInt64), text(String), maybe(Int?), none, empty(Void) }
 
 extension EnumPayloadTests {
   nonisolated(unsafe) static let actions: [Any] = [
     Tapped.start, OnlyPayloads.toggle(3), OnlyPayloads.rename(id: 1, to: "x"), Mode<Int>.idle, Mode<Int>.loaded(1, note: "n"),
     Optional(Tapped.stop) as Any, Optional<Tapped>.none as Any, Optional(Optional(OnlyPayloads.toggle(1))) as Any,
     Swapping.shown(1), Custom.secret("s"), AnyHashable(Tapped.start), NotAnEnum(), Held.leaf(Tapped.start), Tree.node(.empty, .leaf(1)),
+    Scalars.int(-1), Scalars.flag(true), Scalars.ratio(-0.0), Scalars.ratio(.nan), Scalars.ratio(.infinity), Scalars.ratio(0.1),
+    Scalars.small(255), Scalars.big(.max), Scalars.text("t"), Scalars.maybe(nil), Scalars.maybe(2), Scalars.none, Scalars.empty(()),
+    Packed.small(1), Packed.tapped(.only), Single.absent, Result<Int, Failure>.success(1),
   ]
 
   /// `renderAction` gives what `actionLabel` and `renderWithShape` give, label, value and shape,
   /// whatever the action: plain and payload enums, optionals, substitutions, custom mirrors,
   /// wrappers, non-enums, and with the root redacted.
   @Test func renderActionIsTheLabelAndTheRendering() {
-    for options in [RenderOptions.default, RenderOptions(redactedPaths: [Glob("")]), RenderOptions(redactedPaths: [Glob("toggle")])] {
+    let capped = [RenderOptions(maxDepth: 0), RenderOptions(maxNodes: 1), RenderOptions(maxNodes: 2)]
+    for options in [RenderOptions.default, RenderOptions(redactedPaths: [Glob("")]), RenderOptions(redactedPaths: [Glob("toggle")])] + capped {
       for action in Self.actions {
         let (label, json, shape) = ValueRenderer.renderAction(action, options: options)
         let (expectedJSON, expectedShape) = ValueRenderer.renderWithShape(action, options: options)
@@ -140,6 +145,13 @@ extension EnumPayloadTests {
     }
     #expect(ValueRenderer.renderAction(OnlyPayloads.toggle(3)).label == "OnlyPayloads.toggle")
     #expect(ValueRenderer.renderAction(OnlyPayloads.toggle(3)).json.jsonText == #"{"toggle":3}"#)
+    // The commonest actions take the path with no renderer; the rest do not.
+    for action in [OnlyPayloads.toggle(3), Tapped.start, Scalars.ratio(.nan), Scalars.none, Single.absent] as [Any] {
+      #expect(ValueRenderer.renderPlainAction(action, options: .default) != nil, "\(action)")
+    }
+    for action in [OnlyPayloads.rename(id: 1, to: "x"), Scalars.text("t"), Scalars.maybe(1), Scalars.empty(()), Swapping.shown(1)] as [Any] {
+      #expect(ValueRenderer.renderPlainAction(action, options: .default) == nil, "\(action)")
+    }
     #expect(TypeInfo.of(OnlyPayloads.self).everyCaseHasPayload)
     #expect(!TypeInfo.of(Mode<Int>.self).everyCaseHasPayload)
     #expect(!TypeInfo.of(Tapped.self).everyCaseHasPayload)

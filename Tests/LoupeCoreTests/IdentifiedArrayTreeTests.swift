@@ -141,6 +141,9 @@ import Testing
       }
       let changes = StateDiff.diff(before, array, options: options)
       let reference = StateDiff.diff(before.elements, array.elements, options: options)
+      // `==` compares shared chunks by reference and element bytes before elements.
+      #expect((before == array) == (before.elements == array.elements), "round \(round)")
+      #expect(before == before.elements.reduce(into: IdentifiedArrayOf<Todo>()) { $0.append($1) }, "round \(round)")
       #expect(
         try changes.apply(to: ValueRenderer.render(before, options: options)) == ValueRenderer.render(array, options: options),
         "round \(round)")

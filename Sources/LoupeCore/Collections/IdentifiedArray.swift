@@ -247,7 +247,8 @@ extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable
 
 extension IdentifiedArray: Equatable where Element: Equatable {
   /// Equal ids in the same order and equal elements; chunks both arrays share are not looked
-  /// into.
+  /// into, and elements with the same bytes are not compared (as an array's `==` takes a
+  /// shared buffer as equal: the same holds for a `Double.nan` in both).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs._ids == rhs._ids else { return false }
     if lhs._storage.isIdentical(to: rhs._storage) { return true }
@@ -255,8 +256,29 @@ extension IdentifiedArray: Equatable where Element: Equatable {
       let (prefix, suffix) = lhs._storage.sharedEnds(with: rhs._storage)
       return [prefix..<(lhs.count - suffix)]
     }()
-    for range in ranges where lhs._storage.run(range) != rhs._storage.run(range) { return false }
+    for range in ranges where !elementsEqual(lhs._storage.run(range), rhs._storage.run(range)) { return false }
     return true
+  }
+
+  /// `==` of two runs of elements, each pair's bytes compared first: this runs unspecialized,
+  /// where every element's `==` is a call through its conformance.
+  private static func elementsEqual(_ a: ContiguousArray<Element>, _ b: ContiguousArray<Element>) -> Bool {
+    guard a.count == b.count else { return false }
+    let ranges = TypeInfo.of(Element.self).meaningfulBytes
+    let stride = MemoryLayout<Element>.stride
+    return a.withUnsafeBytes { bytesA in
+      b.withUnsafeBytes { bytesB in
+        for index in 0..<a.count {
+          if let pa = bytesA.baseAddress, let pb = bytesB.baseAddress,
+            Reflection.sameBytes(pa + index * stride, pb + index * stride, ranges)
+          {
+            continue
+          }
+          if a[index] != b[index] { return false }
+        }
+        return true
+      }
+    }
   }
 }
 

@@ -49,6 +49,7 @@ public enum ValueRenderer {
   /// (``renderWithShape(_:at:options:)``) at once: the label's case name is the one the
   /// rendering met at its root, when it met one (one question to the runtime less per action).
   public static func renderAction(_ action: Any, options: RenderOptions = .default) -> (label: String, json: JSON, shape: ValueShape) {
+    if let rendered = renderPlainAction(action, options: options) { return rendered }
     var renderer = Renderer(options: options)
     renderer.shapes = ShapeCollector(origin: 0)
     renderer.notesRootCase = true
@@ -58,6 +59,26 @@ public enum ValueRenderer {
       ObjectIdentifier(type(of: unwrapped)) == rootCase.type
     else { return (actionLabel(action), json, shape) }
     return (rootCase.label ?? String(joining: TypeName.of(type(of: unwrapped)), ".", rootCase.name), json, shape)
+  }
+
+  /// ``renderAction(_:options:)`` of the commonest action, with no renderer: an enum whose
+  /// cases are known (``EnumCases``), in a case with no payload or a scalar one (`.toggle(3)`),
+  /// with no redaction and caps that let it render whole. `nil` for anything else.
+  static func renderPlainAction(_ action: Any, options: RenderOptions) -> (label: String, json: JSON, shape: ValueShape)? {
+    guard options.redactedPaths.isEmpty, options.maxDepth >= 1, options.maxNodes >= 2 else { return nil }
+    let info = TypeInfo.of(type(of: action))
+    guard info.kind == .enum, info.renderBuiltin == nil, !info.isRedacted, !info.isCustom, let cases = info.enumCases,
+      let found = TypeInfo.withAddress(of: action, { $0.flatMap(cases.caseAndPayload(at:)) })
+    else { return nil }
+    let json: JSON
+    if let payload = found.payload {
+      guard let scalar = TypeInfo.of(type(of: payload)).scalarJSON else { return nil }
+      json = .object(JSONObject([JSONObject.Member(found.case.name, scalar(payload))]))
+    } else {
+      json = .string(found.case.name)
+    }
+    // The shape of an enum at the root: its case is the value's outermost form.
+    return (found.case.label, json, ValueShape(enums: [""]))
   }
 
   /// The label of an action: its type name without the module (nesting and generic
