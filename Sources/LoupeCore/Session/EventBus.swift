@@ -110,7 +110,8 @@ public final class EventBus: Sendable {
       state.sinks.append(sink)
       if !state.started {
         state.started = true
-        deliver(.sessionStarted(SessionStarted(pid: pid, program: program, startedAt: startedAt)), in: &state)
+        var started = Event(seq: 0, time: 0, payload: .sessionStarted(SessionStarted(pid: pid, program: program, startedAt: startedAt)))
+        deliver(&started, in: &state)
       }
       attachments.add(1, ordering: .relaxed)
     }
@@ -129,18 +130,22 @@ public final class EventBus: Sendable {
   /// current `seq` is returned unchanged; callers should check ``isActive`` first to avoid
   /// building the payload at all.
   @discardableResult
-  public func emit(_ payload: Event.Payload) -> Int {
-    let payload = redactedTexts.isEmpty ? payload : payload.scrubbed(of: redactedTexts)
+  public func emit(_ payload: consuming Event.Payload) -> Int {
+    if !redactedTexts.isEmpty { payload = payload.scrubbed(of: redactedTexts) }
+    // Made whole outside the lock and numbered inside it: the payload is moved into the event,
+    // never copied (an event is a large value; this runs on the program's thread).
+    var event = Event(seq: 0, time: 0, payload: payload)
     return state.withLock { state in
       guard !state.sinks.isEmpty else { return state.seq }
-      return deliver(payload, in: &state)
+      return deliver(&event, in: &state)
     }
   }
 
   @discardableResult
-  private func deliver(_ payload: Event.Payload, in state: inout State) -> Int {
+  private func deliver(_ event: inout Event, in state: inout State) -> Int {
     state.seq += 1
-    let event = Event(seq: state.seq, time: now(), payload: payload)
+    event.seq = state.seq
+    event.time = now()
     for sink in state.sinks { sink.receive(event) }
     return state.seq
   }
