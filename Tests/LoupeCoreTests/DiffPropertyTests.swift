@@ -11,6 +11,7 @@ import Testing
   ])
   func replayingTheDiffRebuildsTheNewRendering(options: RenderOptions) throws {
     var rng = SplitMix64(seed: 0x10_0BE)
+    var summaries = ChangeSummary.LineCache()
     for round in 0..<400 {
       let a = Root.random(&rng)
       let b = round % 5 == 0 ? Root.random(&rng) : a.mutated(&rng)
@@ -28,6 +29,11 @@ import Testing
       #expect(
         ChangeSummary.line(store: "R#1", paths: paths, newIdentity: round % 7 == 0)
           == ChangeSummary.line(store: "R#1", changes: changes, newIdentity: round % 7 == 0), "round \(round)")
+      // A runtime's cached line is the line of this round, whatever the last round was.
+      let store = round % 3 == 0 ? "R#1" : "R#2"
+      #expect(
+        ChangeSummary.line(store: store, paths: paths, newIdentity: round % 7 == 0, cache: &summaries)
+          == ChangeSummary.line(store: store, changes: changes, newIdentity: round % 7 == 0), "round \(round)")
       #expect(StateDiff.diff(a, a, options: options).isEmpty, "round \(round)")
       #expect(try JSONDiff.diff(old, new).apply(to: old) == new, "round \(round)")
       // Nothing is reported where nothing shows, except that a redacted value changed.

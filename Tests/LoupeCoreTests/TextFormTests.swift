@@ -137,6 +137,19 @@ import Testing
     #expect(ChangeSummary.line(store: "PageFeature#2", changes: changes) == "PageFeature#2: _count, _todos changed.")
   }
 
+  @Test func aCachedSummaryLineIsTheLineOfTheChangesGiven() {
+    var cache = ChangeSummary.LineCache()
+    let count: [StatePath] = ["count", "count"]
+    let todos: [StatePath] = ["todos[id: 1].title"]
+    #expect(ChangeSummary.line(store: "P#2", paths: count, cache: &cache) == "P#2: _count changed.")
+    #expect(ChangeSummary.line(store: "P#2", paths: count, cache: &cache) == "P#2: _count changed.")
+    #expect(ChangeSummary.line(store: "P#2", paths: count, newIdentity: true, cache: &cache) == "P#2: @self, @identity, _count changed.")
+    #expect(ChangeSummary.line(store: "P#3", paths: count, cache: &cache) == "P#3: _count changed.")
+    #expect(ChangeSummary.line(store: "P#3", paths: todos, cache: &cache) == "P#3: _todos changed.")
+    #expect(ChangeSummary.line(store: "P#3", paths: todos + [.root], cache: &cache) == "P#3: @self, _todos changed.")
+    #expect(ChangeSummary.line(store: "P#3", paths: todos, cache: &cache) == "P#3: _todos changed.")
+  }
+
   @Test func selfAndIdentity() {
     let field = [Change(path: "isPlaying", op: .replace, old: false, new: true)]
     #expect(ChangeSummary.line(store: "PageFeature#2", changes: field, newIdentity: true) == "PageFeature#2: @self, @identity, _isPlaying changed.")

@@ -25,11 +25,39 @@ public enum ChangeSummary {
     line(store: store, firstComponents: paths.lazy.map { $0.components.first }, newIdentity: newIdentity)
   }
 
+  /// ``line(store:paths:newIdentity:)``, the same line as the last one `cache` made when the
+  /// store, the fields and the flags are the same: a store's actions mostly change the same
+  /// fields, and the line is then shared, not written again.
+  package static func line(store: String, paths: [StatePath], newIdentity: Bool = false, cache: inout LineCache) -> String {
+    let (fields, replacedWhole) = topFields(paths.lazy.map { $0.components.first })
+    if let last = cache.last, last.replacedWhole == replacedWhole, last.newIdentity == newIdentity, last.store == store,
+      last.fields == fields
+    {
+      return last.line
+    }
+    let line = line(store: store, fields: fields, replacedWhole: replacedWhole, newIdentity: newIdentity)
+    cache.last = (store, fields, replacedWhole, newIdentity, line)
+    return line
+  }
+
+  /// The last line a store's runtime made, and what it was made of.
+  package struct LineCache: Sendable {
+    var last: (store: String, fields: [String], replacedWhole: Bool, newIdentity: Bool, line: String)?
+    package init() {}
+  }
+
   /// The first component of each change's path: `nil` for the root path (or a path that does
   /// not parse).
   private static func line(
     store: String, firstComponents: some Sequence<StatePath.Component?>, newIdentity: Bool
   ) -> String {
+    let (fields, replacedWhole) = topFields(firstComponents)
+    return line(store: store, fields: fields, replacedWhole: replacedWhole, newIdentity: newIdentity)
+  }
+
+  /// The top-level fields changed, in order of first appearance, and whether some change
+  /// replaced the state whole (a first component that is not a field, or none).
+  private static func topFields(_ firstComponents: some Sequence<StatePath.Component?>) -> (fields: [String], replacedWhole: Bool) {
     var fields: [String] = []
     // Few top-level fields: a linear search, until there are enough for a set to pay.
     var seen: Set<String>?
@@ -49,6 +77,10 @@ public enum ChangeSummary {
       }
       fields.append(name)
     }
+    return (fields, replacedWhole)
+  }
+
+  private static func line(store: String, fields: [String], replacedWhole: Bool, newIdentity: Bool) -> String {
     guard replacedWhole || newIdentity || !fields.isEmpty else { return store + ": unchanged." }
     var parts: [String] = []
     if replacedWhole || newIdentity { parts.append("@self") }

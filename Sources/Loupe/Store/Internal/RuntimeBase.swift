@@ -17,6 +17,8 @@ class RuntimeBase {
   private var serial = 0
   /// What was processed since the root store's last `state.snapshot` (`StateSnapshots.swift`).
   var snapshots = SnapshotSchedule()
+  /// The root's last `state.changed` summary, reused while its actions change the same fields.
+  var rootSummaries = ChangeSummary.LineCache()
 
   init(bus: EventBus, clock: AnyClock, cancellation: CancellationScope, dependencies: DependencyValues?) {
     StoreSession.startInspectorIfNeeded()

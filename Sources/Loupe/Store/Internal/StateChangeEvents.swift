@@ -19,7 +19,7 @@ extension RuntimeBase {
       guard !changes.isEmpty else { return 0 }
       bus.emit(.stateChanged(StateChanged(
         store: root.id, cause: context.cause(for: root), changes: changes,
-        summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity))))
+        summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity, cache: &rootSummaries))))
       return bytes
     }
     var groups: [ObjectIdentifier: StoreChanges] = [:]
