@@ -81,5 +81,9 @@ import LoupeCore
     #expect(StateRebuilder.scopePath(of: "AppFeature#1/pages[id: 2]/detail")?.description == "pages[id: 2].detail")
     #expect(StateRebuilder.scopePath(of: "AppFeature#1")?.isRoot == true)
     #expect(StateRebuilder.rootStore(of: "AppFeature#1/pages[id: 2]/detail") == "AppFeature#1")
+    #expect(StateRebuilder.rootStore(of: "AppFeature#1") == "AppFeature#1")
+    #expect(StateRebuilder.rootStore(of: "Ünïcode#1/child") == "Ünïcode#1")
+    #expect(StateRebuilder.rootStore(of: "/x") == "")
+    #expect(StateRebuilder.rootStore(of: "") == "")
   }
 }
