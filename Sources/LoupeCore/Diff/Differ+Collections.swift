@@ -87,26 +87,28 @@ extension Differ {
   /// ``diffIdentifiedArrays(_:_:)`` of two arrays read where they lie (this runs unspecialized:
   /// a copy of each array would cost its three members' copies and their types' metadata).
   mutating func diffIdentifiedArrays<ID, E>(at old: UnsafePointer<IdentifiedArray<ID, E>>, _ new: UnsafePointer<IdentifiedArray<ID, E>>) {
+    // Each member read once: every access through the pointers would copy it (retains).
+    let (oldStorage, newStorage) = (old.pointee._storage, new.pointee._storage)
     // The same id buffer: the same ids in the same order (an array is one reference).
     let sameOrder = unsafeBitCast(old.pointee._ids, to: UInt.self) == unsafeBitCast(new.pointee._ids, to: UInt.self)
-    if sameOrder, old.pointee._storage.isIdentical(to: new.pointee._storage) { return }
+    if sameOrder, oldStorage.isIdentical(to: newStorage) { return }
     if old.pointee._ids.count == 0 && new.pointee._ids.count == 0 { return }
     let info = TypeInfo.of(E.self)
     // A struct with a stored `id` of the id's type shows it; anything else is checked on an element.
     if !info.hasIDField(of: ID.self) {
-      let sample = old.pointee._ids.isEmpty ? new.pointee._storage.run(0..<1)[0] : old.pointee._storage.run(0..<1)[0]
+      let sample = old.pointee._ids.isEmpty ? newStorage.run(0..<1)[0] : oldStorage.run(0..<1)[0]
       guard showsID(sample, id: old.pointee._ids.first ?? new.pointee._ids[0]) else {
         diffPositional(old.pointee.elements, new.pointee.elements)
         return
       }
     }
-    if sameOrder || old.pointee._ids == new.pointee._ids, let ranges = old.pointee._storage.differingRanges(from: new.pointee._storage) {
+    if sameOrder || old.pointee._ids == new.pointee._ids, let ranges = oldStorage.differingRanges(from: newStorage) {
       // Elements compared where they lie in the chunks that differ: those with the same bytes
       // are skipped unread, the others diffed in place (their own `==` is asked there).
       let stride = MemoryLayout<E>.stride
       for range in ranges {
-        let a = old.pointee._storage.run(range)
-        let b = new.pointee._storage.run(range)
+        let a = oldStorage.run(range)
+        let b = newStorage.run(range)
         a.withUnsafeBytes { a in
           b.withUnsafeBytes { b in
             // No size: no bytes to differ.
@@ -124,9 +126,9 @@ extension Differ {
       }
       return
     }
-    let (prefix, suffix) = old.pointee._storage.sharedEnds(with: new.pointee._storage)
-    let oldMiddle = old.pointee._storage.elements(in: prefix..<(old.pointee.count - suffix))
-    let newMiddle = new.pointee._storage.elements(in: prefix..<(new.pointee.count - suffix))
+    let (prefix, suffix) = oldStorage.sharedEnds(with: newStorage)
+    let oldMiddle = oldStorage.elements(in: prefix..<(old.pointee.count - suffix))
+    let newMiddle = newStorage.elements(in: prefix..<(new.pointee.count - suffix))
     diffIdentified(
       oldIDs: old.pointee._ids[prefix..<(old.pointee.count - suffix)], newIDs: new.pointee._ids[prefix..<(new.pointee.count - suffix)],
       count: max(old.pointee.count, new.pointee.count), old: { oldMiddle[$0 - prefix] }, new: { newMiddle[$0 - prefix] })
