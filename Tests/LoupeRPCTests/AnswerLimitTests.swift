@@ -112,9 +112,13 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
       },
       onClose: { closed.continuation.yield($0) })
     let frames = (0..<1_000).flatMap { _ in FrameEncoder.frame(Array("{}".utf8)) }
-    writeAll(clientFD, frames)
-    close(clientFD)
-    peerClosed.withLock { $0 = true }
+    // On a thread of its own: the handler's deadlines run from the first frame, and a busy
+    // cooperative pool must not hold back the close it waits for.
+    Thread {
+      writeAll(clientFD, frames)
+      close(clientFD)
+      peerClosed.withLock { $0 = true }
+    }.start()
     var iterator = closed.stream.makeAsyncIterator()
     #expect(await iterator.next() == .peerGone)
     #expect(handled.withLock { $0 } == 1)
