@@ -10,12 +10,21 @@
 // @unchecked: every stored property is a `let` set in `init`; the pointers are immutable
 // runtime metadata.
 final class EnumCases: @unchecked Sendable {
-  struct Case {
+  /// A reference: a case is handed around on every action, and copying a reference is one
+  /// retain where copying its members is three.
+  // @unchecked: `let`s only; the payload's metatype is immutable runtime data.
+  final class Case: @unchecked Sendable {
     let name: String
     /// The type name and the case name: the action label (`RowsFeature.Action.toggle`).
     let label: String
     /// The payload's type; `nil` for a case without one.
     let payload: (any Any.Type)?
+
+    init(name: String, label: String, payload: (any Any.Type)?) {
+      self.name = name
+      self.label = label
+      self.payload = payload
+    }
   }
 
   let cases: [Case]
