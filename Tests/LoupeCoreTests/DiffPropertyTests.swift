@@ -26,6 +26,10 @@ import Testing
       let (withPaths, paths) = StateDiff.diffWithPaths(a, b, options: options)
       #expect(withPaths == changes, "round \(round)")
       #expect(paths.map(\.description) == changes.map(\.path), "round \(round)")
+      // The variant for a store with no children: the same changes, each path's first component.
+      let (withFirsts, firsts) = StateDiff.diffWithFirstComponents(a, b, options: options)
+      #expect(withFirsts == changes, "round \(round)")
+      #expect(firsts == paths.map { $0.components.first }, "round \(round)")
       #expect(
         ChangeSummary.line(store: "R#1", paths: paths, newIdentity: round % 7 == 0)
           == ChangeSummary.line(store: "R#1", changes: changes, newIdentity: round % 7 == 0), "round \(round)")

@@ -45,6 +45,24 @@ private struct Circle: Shape { var radius = 1 }
 private struct Square: Shape { var side = 1 }
 
 @Suite struct StateDiffTests {
+  /// A store with no child stores keeps only each change's first path component: from the
+  /// walk, from a diff of renderings at the root or below it, and for a diff over its budget.
+  @Test func firstComponentsAreThoseOfThePaths() {
+    struct Holder { var tags: Set<Int>; var count: Int }
+    let cases: [(old: Any, new: Any, options: RenderOptions)] = [
+      (Holder(tags: [1], count: 1), Holder(tags: [1, 2], count: 2), .default),
+      (Set([1, 2]), Set([2, 3]), .default),
+      (Holder(tags: [1], count: 1), Holder(tags: [1, 2, 3, 4], count: 2), RenderOptions(maxNodes: 3)),
+    ]
+    for (old, new, options) in cases {
+      let (changes, paths) = StateDiff.diffWithPaths(old, new, options: options)
+      let (sameChanges, firsts) = StateDiff.diffWithFirstComponents(old, new, options: options)
+      #expect(!changes.isEmpty)
+      #expect(sameChanges == changes)
+      #expect(firsts == paths.map { $0.components.first }, "\(changes.map(\.path))")
+    }
+  }
+
   @Test func structsDiffFieldByField() {
     var new = State()
     new.count = 2

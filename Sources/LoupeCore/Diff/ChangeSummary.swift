@@ -29,7 +29,15 @@ public enum ChangeSummary {
   /// store, the fields and the flags are the same: a store's actions mostly change the same
   /// fields, and the line is then shared, not written again.
   package static func line(store: String, paths: [StatePath], newIdentity: Bool = false, cache: inout LineCache) -> String {
-    let (fields, replacedWhole) = topFields(paths.lazy.map { $0.components.first })
+    line(store: store, firstComponents: paths.map { $0.components.first }, newIdentity: newIdentity, cache: &cache)
+  }
+
+  /// ``line(store:paths:newIdentity:cache:)`` from the first component of each change's path
+  /// (`nil` for the root).
+  package static func line(
+    store: String, firstComponents: [StatePath.Component?], newIdentity: Bool = false, cache: inout LineCache
+  ) -> String {
+    let (fields, replacedWhole) = topFields(firstComponents)
     if let last = cache.last, last.replacedWhole == replacedWhole, last.newIdentity == newIdentity, last.store == store,
       last.fields == fields
     {

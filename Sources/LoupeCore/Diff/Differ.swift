@@ -14,6 +14,10 @@ struct Differ {
   /// When not `nil`, `paths[i]` is the path of `changes[i]` as components (see
   /// ``StateDiff/diffWithPaths(_:_:options:)``).
   var paths: [StatePath]?
+  /// When not `nil`, `firsts[i]` is the first component of `changes[i]`'s path (`nil` for the
+  /// root): all a store without child stores needs to summarize its changes, at no cost of a
+  /// path per change (see ``StateDiff/diffWithFirstComponents(_:_:options:shapes:)``).
+  var firsts: [StatePath.Component?]?
   /// Class instances entered on each side, with the path length where each sits, so the
   /// renderings of changed subtrees mark cycles exactly as a whole rendering does.
   var oldAncestors: [(object: ObjectIdentifier, depth: Int)] = []
@@ -36,9 +40,10 @@ struct Differ {
   /// The shapes of the last renderings of each side, until a change takes them.
   var pendingShapes: (old: ValueShape?, new: ValueShape?) = (nil, nil)
 
-  init(options: RenderOptions, at base: StatePath = .root, keepsPaths: Bool = false) {
+  init(options: RenderOptions, at base: StatePath = .root, keepsPaths: Bool = false, keepsFirsts: Bool = false) {
     self.options = options
     paths = keepsPaths ? [] : nil
+    firsts = keepsFirsts ? [] : nil
     redacting = !options.redactedPaths.isEmpty
     path = PathStack(base, tracksText: redacting)
   }
@@ -88,6 +93,7 @@ struct Differ {
     }
     changes.append(change)
     paths?.append(path.path)
+    firsts?.append(path.components.first)
   }
 
   /// Gives the changes from `first` on — made by ``JSONDiff`` from the last two renderings —
@@ -126,6 +132,22 @@ struct Differ {
   mutating func push(_ component: StatePath.Component) { path.push(component) }
   mutating func pop() { path.pop() }
 
+  /// Records the JSON diff of two renderings made here, with their paths and shapes; returns
+  /// the index of its first change.
+  private mutating func recordRenderingDiff(_ a: JSON, _ b: JSON) -> Int {
+    let first = changes.count
+    JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
+    if firsts != nil {
+      // Below the root every change here starts with the path's first component.
+      let here = path.components.first
+      for index in first..<changes.count {
+        firsts!.append(here ?? (try? StatePath(parsing: changes[index].path))?.components.first)
+      }
+    }
+    shapeRenderingDiff(from: first)
+    return first
+  }
+
   /// Renders both values here and records the JSON diff of the renderings: the answer for
   /// leaves, and the fallback wherever the structure cannot be followed.
   mutating func diffRenderings(_ old: Any, _ new: Any) {
@@ -133,9 +155,7 @@ struct Differ {
     let b = renderNew(new)
     if !a.isWireIdentical(to: b) {
       if isProbe { return record(.replace) }
-      let first = changes.count
-      JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
-      shapeRenderingDiff(from: first)
+      let first = recordRenderingDiff(a, b)
       if cuts > 0 { for index in first..<changes.count { changes[index].truncated = true } }
     }
   }
@@ -151,9 +171,7 @@ struct Differ {
       if !isProbe { record(.replace, old: a, new: b, truncated: true) }
     } else {
       if isProbe { return record(.replace) }
-      let first = changes.count
-      JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
-      shapeRenderingDiff(from: first)
+      let first = recordRenderingDiff(a, b)
       if cuts > 0 { for index in first..<changes.count { changes[index].truncated = true } }
     }
   }
@@ -268,9 +286,7 @@ struct Differ {
       record(.replace, old: a, new: b, truncated: true)
       return
     }
-    let first = changes.count
-    JSONDiff.diff(a, b, at: path.path, into: &changes, paths: &paths)
-    shapeRenderingDiff(from: first)
+    let first = recordRenderingDiff(a, b)
     if cuts > 0 || a.contains(string: RenderMarker.maxDepth) || b.contains(string: RenderMarker.maxDepth) {
       for index in first..<changes.count { changes[index].truncated = true }
     }

@@ -64,10 +64,30 @@ public enum StateDiff {
     return (changes, paths ?? [])
   }
 
+  /// ``diffWithPaths(_:_:options:shapes:)`` with only the first component of each path
+  /// (`nil` for the root): all a store with no child stores needs to summarize its changes.
+  package static func diffWithFirstComponents<Value>(
+    _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false
+  ) -> (changes: [Change], firsts: [StatePath.Component?]) {
+    var differ = Differ(options: options, keepsFirsts: true)
+    let changes = diff(old, new, at: .root, options: options, shapes: shapes, with: &differ)
+    return (changes, differ.isExhausted ? changes.map { _ in nil } : differ.firsts ?? [])
+  }
+
   private static func diff<Value>(
     _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool, shapes: Bool = false
   ) -> (changes: [Change], paths: [StatePath]?) {
     var differ = Differ(options: options, at: base, keepsPaths: keepsPaths)
+    let changes = diff(old, new, at: base, options: options, shapes: shapes, with: &differ)
+    guard keepsPaths else { return (changes, nil) }
+    // Exhausted: one change at the base, or none.
+    return (changes, differ.isExhausted ? changes.map { _ in base } : differ.paths)
+  }
+
+  /// The changes `differ` (made for `base`) finds from `old` to `new`.
+  private static func diff<Value>(
+    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, shapes: Bool, with differ: inout Differ
+  ) -> [Change] {
     differ.collectsShapes = shapes
     let info = TypeInfo.of(Value.self)
     if info.inPlace != .boxed, MemoryLayout<Value>.size > 0 {
@@ -82,16 +102,16 @@ public enum StateDiff {
       let (a, oldShape) = ValueRenderer.renderWithShape(old, at: base, options: options)
       let (b, newShape) = ValueRenderer.renderWithShape(new, at: base, options: options)
       // Equal capped renderings: a change found before the budget ran out is still said.
-      if a.isWireIdentical(to: b), differ.changes.isEmpty { return ([], keepsPaths ? [] : nil) }
+      if a.isWireIdentical(to: b), differ.changes.isEmpty { return [] }
       let truncated = a.isWireIdentical(to: b)
       var change = Change(path: base.description, op: .replace, old: a, new: b, truncated: truncated)
       if shapes {
         change.oldShape = oldShape.nonEmpty
         change.newShape = newShape.nonEmpty
       }
-      return ([change], keepsPaths ? [base] : nil)
+      return [change]
     }
-    return (differ.changes, differ.paths)
+    return differ.changes
   }
 }
 

@@ -11,17 +11,21 @@ extension RuntimeBase {
   ///
   /// Returns the bytes the changes hold (for the snapshot policy).
   func emitStateChanges<State>(from old: State, to new: State, context: ReductionContext, newNodes: [StoreNode]) -> Int {
+    if root.longestChildPath == 0 && newNodes.isEmpty {
+      // No child stores: every change is the root's, at the path it has, and the summary needs
+      // only each path's first component.
+      let (changes, firsts) = StateDiff.diffWithFirstComponents(old, new, options: context.options, shapes: true)
+      guard !changes.isEmpty else { return 0 }
+      let bytes = EventMemory.size(of: changes)
+      bus.emit(.stateChanged(StateChanged(
+        store: root.id, cause: context.cause(for: root), changes: changes,
+        summary: ChangeSummary.line(
+          store: root.id, firstComponents: firsts, newIdentity: root.isNewIdentity, cache: &rootSummaries))))
+      return bytes
+    }
     // The differ hands each change's path over as components too: nothing is parsed back.
     let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true)
     let bytes = changes.isEmpty ? 0 : EventMemory.size(of: changes)
-    if root.longestChildPath == 0 && newNodes.isEmpty {
-      // No child stores: every change is the root's, at the path it has.
-      guard !changes.isEmpty else { return 0 }
-      bus.emit(.stateChanged(StateChanged(
-        store: root.id, cause: context.cause(for: root), changes: changes,
-        summary: ChangeSummary.line(store: root.id, paths: paths, newIdentity: root.isNewIdentity, cache: &rootSummaries))))
-      return bytes
-    }
     var groups: [ObjectIdentifier: StoreChanges] = [:]
     for (change, path) in zip(changes, paths) {
       let (owner, relative) = self.owner(of: path)
