@@ -37,21 +37,45 @@ public enum ChangeSummary {
   package static func line(
     store: String, firstComponents: [StatePath.Component?], newIdentity: Bool = false, cache: inout LineCache
   ) -> String {
-    let (fields, replacedWhole) = topFields(firstComponents)
-    if let last = cache.last, last.replacedWhole == replacedWhole, last.newIdentity == newIdentity, last.store == store,
-      last.fields == fields
-    {
-      return last.line
+    if let line = cache.line, cache.newIdentity == newIdentity, cache.store == store, cache.isMadeOf(firstComponents) {
+      return line
     }
+    let (fields, replacedWhole) = topFields(firstComponents)
     let line = line(store: store, fields: fields, replacedWhole: replacedWhole, newIdentity: newIdentity)
-    cache.last = (store, fields, replacedWhole, newIdentity, line)
+    cache = LineCache(store: store, fields: fields, replacedWhole: replacedWhole, newIdentity: newIdentity, line: line)
     return line
   }
 
   /// The last line a store's runtime made, and what it was made of.
   package struct LineCache: Sendable {
-    var last: (store: String, fields: [String], replacedWhole: Bool, newIdentity: Bool, line: String)?
+    var store = ""
+    var fields: [String] = []
+    var replacedWhole = false
+    var newIdentity = false
+    var line: String?
+
     package init() {}
+
+    init(store: String, fields: [String], replacedWhole: Bool, newIdentity: Bool, line: String) {
+      (self.store, self.fields, self.replacedWhole, self.newIdentity, self.line) = (store, fields, replacedWhole, newIdentity, line)
+    }
+
+    /// Whether ``ChangeSummary/topFields(_:)`` of `firstComponents` are this line's, found
+    /// without collecting them.
+    func isMadeOf(_ firstComponents: [StatePath.Component?]) -> Bool {
+      var matched = 0
+      var replaced = false
+      for component in firstComponents {
+        guard case .field(let name)? = component else {
+          replaced = true
+          continue
+        }
+        if fields[..<matched].contains(name) { continue }
+        guard matched < fields.count, fields[matched] == name else { return false }
+        matched += 1
+      }
+      return matched == fields.count && replaced == replacedWhole
+    }
   }
 
   /// The first component of each change's path: `nil` for the root path (or a path that does
