@@ -132,4 +132,21 @@ import Testing
     #expect(!bus.isActive)
     #expect(bus.nextEffectID() == 1 && bus.nextEffectID() == 2)
   }
+
+  /// Every sink gets every event whole, the last one too (it is handed the bus's own event,
+  /// moved, where the others get copies).
+  @Test func everySinkReceivesTheSameEvents() {
+    let bus = EventBus(program: "T", pid: 9)
+    let sinks = [Collect(), Collect(), Collect()]
+    for sink in sinks { bus.attach(sink) }
+    bus.emit(.mark(Mark(label: "a long label, so that the event holds a string on the heap")))
+    let change = Change(path: "count", op: .replace, old: 1, new: 2)
+    bus.emit(.stateChanged(StateChanged(store: "S#1", cause: 2, changes: [change], summary: "S#1: _count changed.")))
+    // The first sink attached also saw `session.started`.
+    #expect(sinks[0].events.map(\.kind) == ["session.started", "mark", "state.changed"])
+    #expect(sinks[1].events == Array(sinks[0].events.dropFirst()))
+    #expect(sinks[2].events == Array(sinks[0].events.dropFirst()))
+    guard case .stateChanged(let changed)? = sinks[2].events.last?.payload else { Issue.record("no state.changed"); return }
+    #expect(changed.changes == [change])
+  }
 }

@@ -35,7 +35,7 @@ struct RecordQueue {
 
   /// Queues `event`, of `size` bytes, or counts it as lost. Returns whether the queue was
   /// empty before (the writer may be waiting).
-  mutating func offer(_ event: Event, size: Int) -> (queued: Bool, wasEmpty: Bool) {
+  mutating func offer(_ event: consuming Event, size: Int) -> (queued: Bool, wasEmpty: Bool) {
     let wasEmpty = events.isEmpty
     let holding = !events.isEmpty || inFlight > 0
     if events.count + inFlight >= capacity || (holding && bytes + inFlightBytes + size > byteCapacity) {

@@ -38,7 +38,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
     ServiceThread.start(name: "loupe.record", niceness: threadNiceness) { [self] in run() }
   }
 
-  func receive(_ event: Event) {
+  func receive(_ event: consuming Event) {
     let size = event.approximateBytes
     condition.lock()
     defer { condition.unlock() }

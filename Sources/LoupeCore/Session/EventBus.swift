@@ -146,7 +146,12 @@ public final class EventBus: Sendable {
     state.seq += 1
     event.seq = state.seq
     event.time = now()
-    for sink in state.sinks { sink.receive(event) }
+    // Copies for all sinks but the last, which takes the event itself (moved out, not copied).
+    for sink in state.sinks.dropLast() { sink.receive(event) }
+    guard let sink = state.sinks.last else { return state.seq }
+    var last = Event(seq: 0, time: 0, payload: .dropped(Dropped(count: 0)))
+    swap(&last, &event)
+    sink.receive(consume last)
     return state.seq
   }
 

@@ -4,7 +4,8 @@
 /// whatever thread emitted the event (usually the main actor). It must return quickly and must
 /// not emit events itself: queue the event and do real work elsewhere.
 public protocol EventSink: AnyObject, Sendable {
-  func receive(_ event: Event)
+  /// Takes `event`: the last sink is handed the bus's own, which it may keep without a copy.
+  func receive(_ event: consuming Event)
 }
 
 /// A live store, as `loupe/stores` lists it.
