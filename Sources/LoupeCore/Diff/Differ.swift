@@ -40,6 +40,7 @@ struct Differ {
   /// The shapes of the last renderings of each side, until a change takes them.
   var pendingShapes: (old: ValueShape?, new: ValueShape?) = (nil, nil)
 
+  @inline(__always)  // made in its caller's frame: a call returned it through a copy
   init(options: RenderOptions, at base: StatePath = .root, keepsPaths: Bool = false, keepsFirsts: Bool = false) {
     self.options = options
     paths = keepsPaths ? [] : nil

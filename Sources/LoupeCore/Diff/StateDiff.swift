@@ -60,7 +60,7 @@ public enum StateDiff {
   package static func diffWithPaths<Value>(
     _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false
   ) -> (changes: [Change], paths: [StatePath]) {
-    let (changes, paths) = diff(old, new, at: .root, options: options, keepsPaths: true, shapes: shapes)
+    let (changes, paths, _) = diff(old, new, at: .root, options: options, keepsPaths: true, shapes: shapes)
     return (changes, paths ?? [])
   }
 
@@ -69,25 +69,15 @@ public enum StateDiff {
   package static func diffWithFirstComponents<Value>(
     _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false
   ) -> (changes: [Change], firsts: [StatePath.Component?]) {
-    var differ = Differ(options: options, keepsFirsts: true)
-    let changes = diff(old, new, at: .root, options: options, shapes: shapes, with: &differ)
-    return (changes, differ.isExhausted ? changes.map { _ in nil } : differ.firsts ?? [])
+    let (changes, _, firsts) = diff(old, new, at: .root, options: options, keepsPaths: false, keepsFirsts: true, shapes: shapes)
+    return (changes, firsts ?? [])
   }
 
   private static func diff<Value>(
-    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool, shapes: Bool = false
-  ) -> (changes: [Change], paths: [StatePath]?) {
-    var differ = Differ(options: options, at: base, keepsPaths: keepsPaths)
-    let changes = diff(old, new, at: base, options: options, shapes: shapes, with: &differ)
-    guard keepsPaths else { return (changes, nil) }
-    // Exhausted: one change at the base, or none.
-    return (changes, differ.isExhausted ? changes.map { _ in base } : differ.paths)
-  }
-
-  /// The changes `differ` (made for `base`) finds from `old` to `new`.
-  private static func diff<Value>(
-    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, shapes: Bool, with differ: inout Differ
-  ) -> [Change] {
+    _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool, keepsFirsts: Bool = false,
+    shapes: Bool = false
+  ) -> (changes: [Change], paths: [StatePath]?, firsts: [StatePath.Component?]?) {
+    var differ = Differ(options: options, at: base, keepsPaths: keepsPaths, keepsFirsts: keepsFirsts)
     differ.collectsShapes = shapes
     let info = TypeInfo.of(Value.self)
     if info.inPlace != .boxed, MemoryLayout<Value>.size > 0 {
@@ -102,16 +92,16 @@ public enum StateDiff {
       let (a, oldShape) = ValueRenderer.renderWithShape(old, at: base, options: options)
       let (b, newShape) = ValueRenderer.renderWithShape(new, at: base, options: options)
       // Equal capped renderings: a change found before the budget ran out is still said.
-      if a.isWireIdentical(to: b), differ.changes.isEmpty { return [] }
+      if a.isWireIdentical(to: b), differ.changes.isEmpty { return ([], keepsPaths ? [] : nil, keepsFirsts ? [] : nil) }
       let truncated = a.isWireIdentical(to: b)
       var change = Change(path: base.description, op: .replace, old: a, new: b, truncated: truncated)
       if shapes {
         change.oldShape = oldShape.nonEmpty
         change.newShape = newShape.nonEmpty
       }
-      return [change]
+      return ([change], keepsPaths ? [base] : nil, keepsFirsts ? [base.components.first] : nil)
     }
-    return differ.changes
+    return (differ.changes, differ.paths, differ.firsts)
   }
 }
 

@@ -33,6 +33,9 @@ final class EnumCases: @unchecked Sendable {
   /// Copies the enum at the first address, projects the payload of the case with the given
   /// tag out of the copy, and loads it as a value of the given type.
   private let copyPayload: (UnsafeRawPointer, UInt32, any Any.Type) -> Any
+  /// Copies the enum at the first address, projects the payload of the case with the given
+  /// tag out of the copy, and renders it in place with the given rule.
+  private let renderPayload: (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> JSON) -> JSON
 
   init?(_ type: any Any.Type) {
     guard TypeKind(type) == .enum else { return nil }
@@ -69,6 +72,20 @@ final class EnumCases: @unchecked Sendable {
       }
     }
     copyPayload = _openExistential(type, do: copier)
+    func renderer<E>(_: E.Type) -> (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> JSON) -> JSON {
+      { value, tag, render in
+        withUnsafeTemporaryAllocation(of: E.self, capacity: 1) { buffer in
+          let copy = buffer.baseAddress!
+          copy.initialize(to: value.assumingMemoryBound(to: E.self).pointee)
+          project(UnsafeMutableRawPointer(copy), metadata)
+          let json = render(UnsafeRawPointer(copy))
+          inject(UnsafeMutableRawPointer(copy), tag, metadata)
+          copy.deinitialize(count: 1)
+          return json
+        }
+      }
+    }
+    renderPayload = _openExistential(type, do: renderer)
   }
 
   /// The case of the enum value at `address`.
@@ -85,6 +102,18 @@ final class EnumCases: @unchecked Sendable {
     let found = cases[Int(tag)]
     guard let payload = found.payload else { return (found, nil) }
     return (found, copyPayload(address, tag, payload))
+  }
+
+  /// The case of the enum value at `address` and its payload's rendering when the payload is a
+  /// scalar (``TypeInfo/scalarJSONAt``), read where it lies: no payload boxed into an `Any`.
+  /// `nil` when the payload is not a scalar; a `nil` rendering for a case without a payload.
+  func caseAndScalarPayload(at address: UnsafeRawPointer) -> (case: Case, json: JSON?)? {
+    let tag = getTag(address, metadata)
+    guard Int(tag) < cases.count else { return nil }
+    let found = cases[Int(tag)]
+    guard let payload = found.payload else { return (found, nil) }
+    guard let render = TypeInfo.of(payload).scalarJSONAt else { return nil }
+    return (found, renderPayload(address, tag, render))
   }
 
   // MARK: - Reading the metadata

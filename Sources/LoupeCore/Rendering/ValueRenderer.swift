@@ -68,17 +68,10 @@ public enum ValueRenderer {
     guard options.redactedPaths.isEmpty, options.maxDepth >= 1, options.maxNodes >= 2 else { return nil }
     let info = TypeInfo.of(type(of: action))
     guard info.kind == .enum, info.renderBuiltin == nil, !info.isRedacted, !info.isCustom, let cases = info.enumCases,
-      let found = TypeInfo.withAddress(of: action, { $0.flatMap(cases.caseAndPayload(at:)) })
+      let (found, payload) = TypeInfo.withAddress(of: action, { $0.flatMap(cases.caseAndScalarPayload(at:)) })
     else { return nil }
-    let json: JSON
-    if let payload = found.payload {
-      guard let scalar = TypeInfo.of(type(of: payload)).scalarJSON else { return nil }
-      json = .object(JSONObject([JSONObject.Member(found.case.name, scalar(payload))]))
-    } else {
-      json = .string(found.case.name)
-    }
-    // The shape of an enum at the root: its case is the value's outermost form.
-    return (found.case.label, json, ValueShape(enums: [""]))
+    let json = payload.map { JSON.object(JSONObject([JSONObject.Member(found.name, $0)])) } ?? .string(found.name)
+    return (found.label, json, ValueShape.rootEnum)
   }
 
   /// The label of an action: its type name without the module (nesting and generic

@@ -147,7 +147,7 @@ public final class EventBus: Sendable {
     event.seq = state.seq
     event.time = now()
     // Copies for all sinks but the last, which takes the event itself (moved out, not copied).
-    for sink in state.sinks.dropLast() { sink.receive(event) }
+    for index in 0..<max(0, state.sinks.count - 1) { state.sinks[index].receive(event) }
     guard let sink = state.sinks.last else { return state.seq }
     var last = Event(seq: 0, time: 0, payload: .dropped(Dropped(count: 0)))
     swap(&last, &event)
