@@ -117,6 +117,8 @@ private enum Swapping: CustomLoupeRepresentable {
   var customLoupeValue: Any { Tapped.stop }
 }
 private struct NotAnEnum { var value = 1 }
+/// Plain bytes in every case: copied as bytes to read a payload.
+private enum Counter { case add(Int), flag(Bool), ratio(Double), none }
 private enum Scalars { case int(Int), flag(Bool), ratio(Double), small(UInt8), big(UInt64), text(String), maybe(Int?), none, empty(Void) }
 
 extension EnumPayloadTests {
@@ -127,6 +129,7 @@ extension EnumPayloadTests {
     Scalars.int(-1), Scalars.flag(true), Scalars.ratio(-0.0), Scalars.ratio(.nan), Scalars.ratio(.infinity), Scalars.ratio(0.1),
     Scalars.small(255), Scalars.big(.max), Scalars.text("t"), Scalars.maybe(nil), Scalars.maybe(2), Scalars.none, Scalars.empty(()),
     Packed.small(1), Packed.tapped(.only), Single.absent, Result<Int, Failure>.success(1),
+    Counter.add(-5), Counter.flag(false), Counter.ratio(2.5), Counter.none,
   ]
 
   /// `renderAction` gives what `actionLabel` and `renderWithShape` give, label, value and shape,
@@ -146,7 +149,8 @@ extension EnumPayloadTests {
     #expect(ValueRenderer.renderAction(OnlyPayloads.toggle(3)).label == "OnlyPayloads.toggle")
     #expect(ValueRenderer.renderAction(OnlyPayloads.toggle(3)).json.jsonText == #"{"toggle":3}"#)
     // The commonest actions take the path with no renderer; the rest do not.
-    for action in [OnlyPayloads.toggle(3), Tapped.start, Scalars.ratio(.nan), Scalars.none, Single.absent] as [Any] {
+    #expect(_isPOD(Counter.self) && !_isPOD(OnlyPayloads.self))
+    for action in [OnlyPayloads.toggle(3), Tapped.start, Scalars.ratio(.nan), Scalars.none, Single.absent, Counter.add(1)] as [Any] {
       #expect(ValueRenderer.renderPlainAction(action, options: .default) != nil, "\(action)")
     }
     for action in [OnlyPayloads.rename(id: 1, to: "x"), Scalars.text("t"), Scalars.maybe(1), Scalars.empty(()), Swapping.shown(1)] as [Any] {

@@ -19,11 +19,15 @@ final class EnumCases: @unchecked Sendable {
     let label: String
     /// The payload's type; `nil` for a case without one.
     let payload: (any Any.Type)?
+    /// For a scalar payload (``ScalarRenderable``): its rendering at an address.
+    let scalarPayload: ((UnsafeRawPointer) -> JSON)?
 
     init(name: String, label: String, payload: (any Any.Type)?) {
       self.name = name
       self.label = label
       self.payload = payload
+      func scalar<T: ScalarRenderable>(_: T.Type) -> (UnsafeRawPointer) -> JSON { { T.scalarJSON(at: $0) } }
+      scalarPayload = (payload as? any ScalarRenderable.Type).map { scalar($0) }
     }
   }
 
@@ -73,14 +77,22 @@ final class EnumCases: @unchecked Sendable {
     }
     copyPayload = _openExistential(type, do: copier)
     func renderer<E>(_: E.Type) -> (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> JSON) -> JSON {
-      { value, tag, render in
+      // A plain-bytes enum (no references in any case) is copied as bytes and needs no cleanup.
+      let isPOD = _isPOD(E.self)
+      return { value, tag, render in
         withUnsafeTemporaryAllocation(of: E.self, capacity: 1) { buffer in
           let copy = buffer.baseAddress!
-          copy.initialize(to: value.assumingMemoryBound(to: E.self).pointee)
+          if isPOD {
+            UnsafeMutableRawPointer(copy).copyMemory(from: value, byteCount: MemoryLayout<E>.size)
+          } else {
+            copy.initialize(to: value.assumingMemoryBound(to: E.self).pointee)
+          }
           project(UnsafeMutableRawPointer(copy), metadata)
           let json = render(UnsafeRawPointer(copy))
-          inject(UnsafeMutableRawPointer(copy), tag, metadata)
-          copy.deinitialize(count: 1)
+          if !isPOD {
+            inject(UnsafeMutableRawPointer(copy), tag, metadata)
+            copy.deinitialize(count: 1)
+          }
           return json
         }
       }
@@ -105,14 +117,14 @@ final class EnumCases: @unchecked Sendable {
   }
 
   /// The case of the enum value at `address` and its payload's rendering when the payload is a
-  /// scalar (``TypeInfo/scalarJSONAt``), read where it lies: no payload boxed into an `Any`.
+  /// scalar (``Case/scalarPayload``), read where it lies: no payload boxed into an `Any`.
   /// `nil` when the payload is not a scalar; a `nil` rendering for a case without a payload.
   func caseAndScalarPayload(at address: UnsafeRawPointer) -> (case: Case, json: JSON?)? {
     let tag = getTag(address, metadata)
     guard Int(tag) < cases.count else { return nil }
     let found = cases[Int(tag)]
-    guard let payload = found.payload else { return (found, nil) }
-    guard let render = TypeInfo.of(payload).scalarJSONAt else { return nil }
+    guard found.payload != nil else { return (found, nil) }
+    guard let render = found.scalarPayload else { return nil }
     return (found, renderPayload(address, tag, render))
   }
 

@@ -73,9 +73,6 @@ final class TypeInfo: @unchecked Sendable {
   let diffBuiltinInPlace: ((UnsafeRawPointer, UnsafeRawPointer, inout Differ) -> Void)?
   /// `a == b` for two values read at their addresses, when the type is `Equatable`.
   let equalInPlace: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
-  /// For scalars (``ScalarRenderable``): the rendering of the value at an address, which
-  /// depends on nothing else (no path, no option, no node to count beyond its own).
-  let scalarJSONAt: ((UnsafeRawPointer) -> JSON)?
 
   /// How the diff compares two values of a type without boxing them into `Any`s.
   enum InPlaceWalk {
@@ -127,8 +124,6 @@ final class TypeInfo: @unchecked Sendable {
         { a, b, differ in T.diff(at: a, b, in: &differ) }
       }
       diffInPlace = inPlace(builtin)
-      func scalarAt<T: ScalarRenderable>(_: T.Type) -> (UnsafeRawPointer) -> JSON { { T.scalarJSON(at: $0) } }
-      scalarJSONAt = (type as? any ScalarRenderable.Type).map { scalarAt($0) }
       isBuiltin = true
     } else if type is any Actor.Type {
       // An actor's state is isolated to it: reading its stored properties from here would
@@ -137,11 +132,9 @@ final class TypeInfo: @unchecked Sendable {
       let marker = JSON.string(RenderMarker.actor(TypeName.of(type)))
       renderBuiltin = { _, _ in marker }
       diffBuiltin = { _, _, _ in }
-      scalarJSONAt = nil
       isBuiltin = true
     } else {
       (renderBuiltin, diffBuiltin) = (nil, nil)
-      scalarJSONAt = nil
       isBuiltin = false
     }
     isRedacted = type is any LoupeRedacted.Type
