@@ -84,15 +84,20 @@ struct Differ {
       changes.append(Change(path: "", op: op))
       return
     }
-    var change = Change(path: path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0)
+    // The renderings just made here are this change's `old` and `new` (a value made without a
+    // renderer — a scalar, `null`, a marker — has no enum or tuple in it).
+    var shapes: (old: ValueShape?, new: ValueShape?) = (nil, nil)
     if collectsShapes {
-      // The renderings just made here are this change's `old` and `new` (a value made
-      // without a renderer — a scalar, `null`, a marker — has no enum or tuple in it).
-      if old != nil && old != .null { change.oldShape = pendingShapes.old }
-      if new != nil && new != .null { change.newShape = pendingShapes.new }
+      if old != nil && old != .null { shapes.old = pendingShapes.old }
+      if new != nil && new != .null { shapes.new = pendingShapes.new }
       pendingShapes = (nil, nil)
     }
-    changes.append(change)
+    // Made in the array, not beside it: a change is a large value, and a copy and a destroy of
+    // it cost more than the rest of recording it.
+    changes.append(
+      Change(
+        path: path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0, oldShape: shapes.old,
+        newShape: shapes.new))
     paths?.append(path.path)
     firsts?.append(path.components.first)
   }

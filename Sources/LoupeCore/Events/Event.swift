@@ -223,6 +223,7 @@ public struct Change: Sendable, Hashable {
   public var oldShape: ValueShape?
   /// Where `new`'s enum cases and tuples are.
   public var newShape: ValueShape?
+  @inline(__always)  // the diff makes one per change, in place in its array
   public init(
     path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil, truncated: Bool = false,
     oldShape: ValueShape? = nil, newShape: ValueShape? = nil
