@@ -30,7 +30,13 @@ struct KeptSnapshots: Sendable {
     var bytes = 0
   }
 
-  private(set) var roots: [String: Root] = [:]
+  private(set) var roots: [String: Root] = [:] {
+    didSet { lastChanged = nil }
+  }
+  /// The store of the last `state.changed` kept and its root's place in ``roots``: a store's
+  /// changes come in runs, and this spares the id's scan and its hash (valid until ``roots``
+  /// gains or loses a root; a root's own changes move nothing).
+  private var lastChanged: (store: String, index: Dictionary<String, Root>.Index)?
   /// The most bytes of changes kept per root.
   let byteLimit: Int
 
@@ -47,10 +53,25 @@ struct KeptSnapshots: Sendable {
     case .stateChanged(let changed):
       // Most programs keep no snapshot (none asked for, or the root not yet snapshotted):
       // then nothing to look up. Else one lookup by the root's id.
-      guard !roots.isEmpty, let index = roots.index(forKey: StateRebuilder.rootStore(of: changed.store)) else { return nil }
-      roots.values[index].changes.append(Kept(position: position, event: event))
-      roots.values[index].bytes += size
-      guard roots.values[index].bytes > byteLimit else { return nil }
+      guard !roots.isEmpty else { return nil }
+      let index: Dictionary<String, Root>.Index
+      if let last = lastChanged, last.store == changed.store {
+        index = last.index
+      } else {
+        guard let found = roots.index(forKey: StateRebuilder.rootStore(of: changed.store)) else { return nil }
+        index = found
+      }
+      // One access in place: each read of `roots.values[index]` apart would copy the root.
+      let limit = byteLimit
+      func keep(_ root: inout Root) -> Bool {
+        root.changes.append(Kept(position: position, event: event))
+        root.bytes += size
+        return root.bytes > limit
+      }
+      guard keep(&roots.values[index]) else {
+        lastChanged = (changed.store, index)
+        return nil
+      }
       return roots.remove(at: index).value
     case .storeDestroyed(let destroyed) where !destroyed.store.contains("/"):
       return roots.removeValue(forKey: destroyed.store)
