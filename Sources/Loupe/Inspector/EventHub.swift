@@ -44,12 +44,15 @@ final class EventHub: EventSink, Sendable {
 
   deinit { wakeSignal.signal() }  // the waker thread, if any, sees the hub gone and ends
 
-  func receive(_ event: Event) {
+  func receive(_ event: consuming Event) {
     let size = event.approximateBytes
+    // Held so that the lock's closure can move it into the log (`take()`), not copy it.
+    var pending = Optional(event)
     let (wakes, letGo) = state.withLock { state -> (Bool, KeptSnapshots.Root?) in
       let position = state.log.end
-      state.log.append(event, size: size)
-      let letGo = state.kept.note(event, at: position, size: size)
+      // Noted first (it keeps a copy of what it keeps), then moved into the log.
+      let letGo = state.kept.note(pending!, at: position, size: size)
+      state.log.append(pending.take()!, size: size)
       guard !state.waiting.isEmpty, !state.wakeScheduled else { return (false, letGo) }
       state.wakeScheduled = true
       return (true, letGo)

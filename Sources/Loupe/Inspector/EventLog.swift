@@ -38,7 +38,7 @@ struct EventLog {
 
   /// Appends `event` (of `size` bytes), then evicts the oldest events past the count and byte
   /// limits (the newest is always kept). O(1), amortized over a segment.
-  mutating func append(_ event: Event, size: Int) {
+  mutating func append(_ event: consuming Event, size: Int) {
     if segments.last.map({ $0.isFull || $0.bytes >= segmentByteLimit }) ?? true {
       segments.append(EventSegment(start: end, capacity: Self.segmentCapacity, bytesBefore: totalBytes))
     }
@@ -135,7 +135,7 @@ final class EventSegment: @unchecked Sendable {
   /// The position after the last event written (while the hub's lock is held).
   var end: Int { start + count }
 
-  func append(_ event: Event, size: Int) {
+  func append(_ event: consuming Event, size: Int) {
     (slots + count).initialize(to: event)
     bytesBeforeSlot[count] = bytesBeforeStart + bytes
     count += 1
