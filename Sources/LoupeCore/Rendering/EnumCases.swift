@@ -35,11 +35,8 @@ final class EnumCases: @unchecked Sendable {
   private let metadata: UnsafeRawPointer
   private let getTag: @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
   /// Copies the enum at the first address, projects the payload of the case with the given
-  /// tag out of the copy, and loads it as a value of the given type.
-  private let copyPayload: (UnsafeRawPointer, UInt32, any Any.Type) -> Any
-  /// Copies the enum at the first address, projects the payload of the case with the given
-  /// tag out of the copy, and renders it in place with the given rule.
-  private let renderPayload: (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> JSON) -> JSON
+  /// tag out of the copy, and hands the payload's address to the body (then lets the copy go).
+  private let withPayload: (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> Void) -> Void
 
   init?(_ type: any Any.Type) {
     guard TypeKind(type) == .enum else { return nil }
@@ -62,24 +59,10 @@ final class EnumCases: @unchecked Sendable {
     guard let cases = Self.readCases(of: type, metadata: metadata) else { return nil }
     self.cases = cases
     self.metadata = metadata
-    func copier<E>(_: E.Type) -> (UnsafeRawPointer, UInt32, any Any.Type) -> Any {
-      { value, tag, payload in
-        withUnsafeTemporaryAllocation(of: E.self, capacity: 1) { buffer in
-          let copy = buffer.baseAddress!
-          copy.initialize(to: value.assumingMemoryBound(to: E.self).pointee)
-          project(UnsafeMutableRawPointer(copy), metadata)
-          let result = TypeInfo.load(payload, at: UnsafeRawPointer(copy))
-          inject(UnsafeMutableRawPointer(copy), tag, metadata)
-          copy.deinitialize(count: 1)
-          return result
-        }
-      }
-    }
-    copyPayload = _openExistential(type, do: copier)
-    func renderer<E>(_: E.Type) -> (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> JSON) -> JSON {
+    func projector<E>(_: E.Type) -> (UnsafeRawPointer, UInt32, (UnsafeRawPointer) -> Void) -> Void {
       // A plain-bytes enum (no references in any case) is copied as bytes and needs no cleanup.
       let isPOD = _isPOD(E.self)
-      return { value, tag, render in
+      return { value, tag, body in
         withUnsafeTemporaryAllocation(of: E.self, capacity: 1) { buffer in
           let copy = buffer.baseAddress!
           if isPOD {
@@ -88,22 +71,15 @@ final class EnumCases: @unchecked Sendable {
             copy.initialize(to: value.assumingMemoryBound(to: E.self).pointee)
           }
           project(UnsafeMutableRawPointer(copy), metadata)
-          let json = render(UnsafeRawPointer(copy))
+          body(UnsafeRawPointer(copy))
           if !isPOD {
             inject(UnsafeMutableRawPointer(copy), tag, metadata)
             copy.deinitialize(count: 1)
           }
-          return json
         }
       }
     }
-    renderPayload = _openExistential(type, do: renderer)
-  }
-
-  /// The case of the enum value at `address`.
-  func `case`(at address: UnsafeRawPointer) -> Case? {
-    let tag = Int(getTag(address, metadata))
-    return tag < cases.count ? cases[tag] : nil
+    withPayload = _openExistential(type, do: projector)
   }
 
   /// The case name and payload of the enum value at `address`; `nil` payload for a case
@@ -113,7 +89,9 @@ final class EnumCases: @unchecked Sendable {
     guard Int(tag) < cases.count else { return nil }
     let found = cases[Int(tag)]
     guard let payload = found.payload else { return (found, nil) }
-    return (found, copyPayload(address, tag, payload))
+    var loaded: Any?
+    withPayload(address, tag) { loaded = TypeInfo.load(payload, at: $0) }
+    return (found, loaded)
   }
 
   /// The case of the enum value at `address` and its payload's rendering when the payload is a
@@ -125,32 +103,27 @@ final class EnumCases: @unchecked Sendable {
     let found = cases[Int(tag)]
     guard found.payload != nil else { return (found, nil) }
     guard let render = found.scalarPayload else { return nil }
-    return (found, renderPayload(address, tag, render))
+    var json: JSON?
+    withPayload(address, tag) { json = render($0) }
+    return (found, json)
   }
 
   // MARK: - Reading the metadata
 
   /// The cases in tag order (payload cases first, as the field records list them), from the
-  /// type descriptor (`Fields` at byte 16, the payload cases' count in the low 24 bits of the
-  /// word at 20, the empty cases' count at 24) and its field descriptor (records of `Flags`,
-  /// `MangledTypeName`, `FieldName` from byte 16, `FieldRecordSize` at 10, `NumFields` at 12).
+  /// type descriptor (the payload cases' count in the low 24 bits of the word at 20, the empty
+  /// cases' count at 24) and its field records (``TypeInfo/fieldRecords(of:)``).
   private static func readCases(of type: any Any.Type, metadata: UnsafeRawPointer) -> [Case]? {
     let descriptor = metadata.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
     let payloadCases = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
     let emptyCases = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
-    let fieldsOffset = descriptor.load(fromByteOffset: 16, as: Int32.self)
-    guard fieldsOffset != 0 else { return nil }
-    let fields = descriptor + 16 + Int(fieldsOffset)
-    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
-    let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
-    guard recordSize >= 12, count == payloadCases + emptyCases else { return nil }
+    guard let records = TypeInfo.fieldRecords(of: descriptor), records.count == payloadCases + emptyCases else { return nil }
     let typeName = TypeName.of(type)
     // A value type's generic arguments follow its kind and description.
     let genericArguments = metadata + 2 * MemoryLayout<UnsafeRawPointer>.size
     var cases: [Case] = []
-    cases.reserveCapacity(count)
-    for index in 0..<count {
-      let record = fields + 16 + index * recordSize
+    cases.reserveCapacity(records.count)
+    for (index, record) in records.enumerated() {
       let flags = record.load(as: UInt32.self)
       guard flags & 0x1 == 0 else { return nil }  // indirect: the payload sits in a box
       let nameOffset = record.load(fromByteOffset: 8, as: Int32.self)

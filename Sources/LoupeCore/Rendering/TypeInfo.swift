@@ -427,35 +427,35 @@ final class TypeInfo: @unchecked Sendable {
     let descriptor = metadata[1]
     let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF
     let emptyCases = descriptor.load(fromByteOffset: 24, as: UInt32.self)
-    guard payloadCases > 0, emptyCases == 0 else { return false }
-    let fieldsOffset = descriptor.load(fromByteOffset: 16, as: Int32.self)
-    guard fieldsOffset != 0 else { return false }
-    let fields = descriptor + 16 + Int(fieldsOffset)
-    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
-    let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
-    guard recordSize >= 12, count == Int(payloadCases) else { return false }
-    let records = fields + 16
-    return (0..<count).allSatisfy { (records + $0 * recordSize).load(fromByteOffset: 4, as: Int32.self) != 0 }
+    guard payloadCases > 0, emptyCases == 0, let records = fieldRecords(of: descriptor), records.count == Int(payloadCases)
+    else { return false }
+    return records.allSatisfy(recordHasType)
   }
 
-  /// Reads the field descriptor the type descriptor's `Fields` points to (stable ABI):
-  /// `MangledTypeName`, `Superclass` (relative pointers), `Kind` (16 bits), `FieldRecordSize`
-  /// (16 bits), `NumFields` (32 bits), then the records: `Flags`, `MangledTypeName`,
-  /// `FieldName` (32 bits each). An enum case's record has a type name exactly when the case
-  /// has a payload. With no reflection metadata (`-disable-reflection-metadata`) there are no
-  /// records — and `Mirror` shows no payloads either.
+  /// An enum case's record has a type name exactly when the case has a payload. With no
+  /// reflection metadata (`-disable-reflection-metadata`) there are no records — and `Mirror`
+  /// shows no payloads either.
   private static func someFieldRecordHasType(descriptor: UnsafeRawPointer) -> Bool {
+    fieldRecords(of: descriptor)?.contains(where: recordHasType) ?? false
+  }
+
+  /// Whether a field record (see ``fieldRecords(of:)``) names a type.
+  static func recordHasType(_ record: UnsafeRawPointer) -> Bool {
+    record.load(fromByteOffset: 4, as: Int32.self) != 0
+  }
+
+  /// The records of the field descriptor a type descriptor's `Fields` (at byte 16) points to
+  /// (stable ABI): the descriptor holds `MangledTypeName`, `Superclass` (relative pointers),
+  /// `Kind` (16 bits), `FieldRecordSize` (16 bits), `NumFields` (32 bits), then the records:
+  /// `Flags`, `MangledTypeName`, `FieldName` (32 bits each; the names relative to where they
+  /// sit). `nil` when the type has no field descriptor or its records are not of that layout.
+  static func fieldRecords(of descriptor: UnsafeRawPointer) -> [UnsafeRawPointer]? {
     let fieldsOffset = descriptor.load(fromByteOffset: 16, as: Int32.self)
-    guard fieldsOffset != 0 else { return false }
+    guard fieldsOffset != 0 else { return nil }
     let fields = descriptor + 16 + Int(fieldsOffset)
     let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
     let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
-    guard recordSize >= 12 else { return false }
-    let records = fields + 16
-    for index in 0..<count {
-      let record = records + index * recordSize
-      if record.load(fromByteOffset: 4, as: Int32.self) != 0 { return true }
-    }
-    return false
+    guard recordSize >= 12 else { return nil }
+    return (0..<count).map { fields + 16 + $0 * recordSize }
   }
 }
