@@ -36,7 +36,7 @@ import Testing
       // A runtime's cached line is the line of this round, whatever the last round was.
       let store = round % 3 == 0 ? "R#1" : "R#2"
       #expect(
-        ChangeSummary.line(store: store, paths: paths, newIdentity: round % 7 == 0, cache: &summaries)
+        ChangeSummary.line(store: store, firstComponents: firsts, newIdentity: round % 7 == 0, cache: &summaries)
           == ChangeSummary.line(store: store, changes: changes, newIdentity: round % 7 == 0), "round \(round)")
       #expect(StateDiff.diff(a, a, options: options).isEmpty, "round \(round)")
       #expect(try JSONDiff.diff(old, new).apply(to: old) == new, "round \(round)")

@@ -139,15 +139,16 @@ import Testing
 
   @Test func aCachedSummaryLineIsTheLineOfTheChangesGiven() {
     var cache = ChangeSummary.LineCache()
-    let count: [StatePath] = ["count", "count"]
-    let todos: [StatePath] = ["todos[id: 1].title"]
-    #expect(ChangeSummary.line(store: "P#2", paths: count, cache: &cache) == "P#2: _count changed.")
-    #expect(ChangeSummary.line(store: "P#2", paths: count, cache: &cache) == "P#2: _count changed.")
-    #expect(ChangeSummary.line(store: "P#2", paths: count, newIdentity: true, cache: &cache) == "P#2: @self, @identity, _count changed.")
-    #expect(ChangeSummary.line(store: "P#3", paths: count, cache: &cache) == "P#3: _count changed.")
-    #expect(ChangeSummary.line(store: "P#3", paths: todos, cache: &cache) == "P#3: _todos changed.")
-    #expect(ChangeSummary.line(store: "P#3", paths: todos + [.root], cache: &cache) == "P#3: @self, _todos changed.")
-    #expect(ChangeSummary.line(store: "P#3", paths: todos, cache: &cache) == "P#3: _todos changed.")
+    // The first components of `count`, `count`; of `todos[id: 1].title`; and of the root.
+    let count: [StatePath.Component?] = [.field("count"), .field("count")]
+    let todos: [StatePath.Component?] = [.field("todos")]
+    #expect(ChangeSummary.line(store: "P#2", firstComponents: count, cache: &cache) == "P#2: _count changed.")
+    #expect(ChangeSummary.line(store: "P#2", firstComponents: count, cache: &cache) == "P#2: _count changed.")
+    #expect(ChangeSummary.line(store: "P#2", firstComponents: count, newIdentity: true, cache: &cache) == "P#2: @self, @identity, _count changed.")
+    #expect(ChangeSummary.line(store: "P#3", firstComponents: count, cache: &cache) == "P#3: _count changed.")
+    #expect(ChangeSummary.line(store: "P#3", firstComponents: todos, cache: &cache) == "P#3: _todos changed.")
+    #expect(ChangeSummary.line(store: "P#3", firstComponents: todos + [nil], cache: &cache) == "P#3: @self, _todos changed.")
+    #expect(ChangeSummary.line(store: "P#3", firstComponents: todos, cache: &cache) == "P#3: _todos changed.")
   }
 
   @Test func selfAndIdentity() {

@@ -25,15 +25,10 @@ public enum ChangeSummary {
     line(store: store, firstComponents: paths.lazy.map { $0.components.first }, newIdentity: newIdentity)
   }
 
-  /// ``line(store:paths:newIdentity:)``, the same line as the last one `cache` made when the
-  /// store, the fields and the flags are the same: a store's actions mostly change the same
-  /// fields, and the line is then shared, not written again.
-  package static func line(store: String, paths: [StatePath], newIdentity: Bool = false, cache: inout LineCache) -> String {
-    line(store: store, firstComponents: paths.map { $0.components.first }, newIdentity: newIdentity, cache: &cache)
-  }
-
-  /// ``line(store:paths:newIdentity:cache:)`` from the first component of each change's path
-  /// (`nil` for the root).
+  /// ``line(store:paths:newIdentity:)`` from the first component of each change's path (`nil`
+  /// for the root), the same line as the last one `cache` made when the store, the fields and
+  /// the flags are the same: a store's actions mostly change the same fields, and the line is
+  /// then shared, not written again.
   package static func line(
     store: String, firstComponents: [StatePath.Component?], newIdentity: Bool = false, cache: inout LineCache
   ) -> String {
