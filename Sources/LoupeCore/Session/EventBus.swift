@@ -110,7 +110,7 @@ public final class EventBus: Sendable {
       state.sinks.append(sink)
       if !state.started {
         state.started = true
-        var started = Event(seq: 0, time: 0, payload: .sessionStarted(SessionStarted(pid: pid, program: program, startedAt: startedAt)))
+        var started = Optional(Event(seq: 0, time: 0, payload: .sessionStarted(SessionStarted(pid: pid, program: program, startedAt: startedAt))))
         deliver(&started, in: &state)
       }
       attachments.add(1, ordering: .relaxed)
@@ -134,24 +134,23 @@ public final class EventBus: Sendable {
     if !redactedTexts.isEmpty { payload = payload.scrubbed(of: redactedTexts) }
     // Made whole outside the lock and numbered inside it: the payload is moved into the event,
     // never copied (an event is a large value; this runs on the program's thread).
-    var event = Event(seq: 0, time: 0, payload: payload)
+    // Held in an optional so that the lock's closure can move it to the last sink (`take()`).
+    var event = Optional(Event(seq: 0, time: 0, payload: payload))
     return state.withLock { state in
       guard !state.sinks.isEmpty else { return state.seq }
       return deliver(&event, in: &state)
     }
   }
 
+  /// Numbers `event` and hands it to the sinks: copies to all but the last, which takes the
+  /// event itself.
   @discardableResult
-  private func deliver(_ event: inout Event, in state: inout State) -> Int {
+  private func deliver(_ event: inout Event?, in state: inout State) -> Int {
     state.seq += 1
-    event.seq = state.seq
-    event.time = now()
-    // Copies for all sinks but the last, which takes the event itself (moved out, not copied).
-    for index in 0..<max(0, state.sinks.count - 1) { state.sinks[index].receive(event) }
-    guard let sink = state.sinks.last else { return state.seq }
-    var last = Event(seq: 0, time: 0, payload: .dropped(Dropped(count: 0)))
-    swap(&last, &event)
-    sink.receive(consume last)
+    event!.seq = state.seq
+    event!.time = now()
+    for index in 0..<max(0, state.sinks.count - 1) { state.sinks[index].receive(event!) }
+    if let sink = state.sinks.last, let last = event.take() { sink.receive(last) }
     return state.seq
   }
 
