@@ -87,6 +87,33 @@ private final class Node {
     #expect(StateDiff.diff(values, copy).map(describe) == ["replace [7].small: 1 → 2"])
   }
 
+  /// `==` asked of values where they lie (`Reflection.equal`): the type's own `==`, with
+  /// both values left as they were (nothing copied out, nothing released).
+  @Test func equalityInPlaceIsTheTypesOwnAndLeavesBothValuesWhole() {
+    struct Loose: Equatable, Identifiable {
+      var id: Int
+      var name: String
+      var cache: [Int]  // not part of equality
+      static func == (a: Loose, b: Loose) -> Bool { a.id == b.id && a.name == b.name }
+    }
+    let name = String(repeating: "long enough for the heap ", count: 2)
+    var a = Loose(id: 1, name: name, cache: [1])
+    var b = Loose(id: 1, name: name, cache: [2, 3])
+    #expect(withUnsafeBytes(of: &a) { pa in withUnsafeBytes(of: &b) { pb in Reflection.equal(pa.baseAddress!, pb.baseAddress!, as: Loose.self) } })
+    b.name += "!"
+    #expect(!withUnsafeBytes(of: &a) { pa in withUnsafeBytes(of: &b) { pb in Reflection.equal(pa.baseAddress!, pb.baseAddress!, as: Loose.self) } })
+    #expect(withUnsafeBytes(of: &a) { pa in Reflection.equal(pa.baseAddress!, pa.baseAddress!, as: Loose.self) })  // the same memory
+    #expect(a.name == name && a.cache == [1] && b.name == name + "!" && b.cache == [2, 3])
+    // An identified array's `==` asks it of each element whose bytes differ, in place.
+    let rows = IdentifiedArrayOf<Loose>(uniqueElements: (0..<100).map { Loose(id: $0, name: "\(name)\($0)", cache: []) })
+    var recached = rows
+    recached[id: 40]?.cache = [40]
+    #expect(rows == recached)
+    recached[id: 41]?.name = "renamed"
+    #expect(rows != recached)
+    #expect(StateDiff.diff(rows, recached).map(describe) == ["replace [id: 41].name: \"\(name)41\" → \"renamed\""])
+  }
+
   @Test func classCyclesDiffWithoutLooping() throws {
     let a = Node(1)
     a.next = a

@@ -268,13 +268,12 @@ extension IdentifiedArray: Equatable where Element: Equatable {
     let stride = MemoryLayout<Element>.stride
     return a.withUnsafeBytes { bytesA in
       b.withUnsafeBytes { bytesB in
+        // No size: nothing to differ but what `==` says.
+        guard let baseA = bytesA.baseAddress, let baseB = bytesB.baseAddress else { return a == b }
         for index in 0..<a.count {
-          if let pa = bytesA.baseAddress, let pb = bytesB.baseAddress,
-            Reflection.sameBytes(pa + index * stride, pb + index * stride, ranges)
-          {
-            continue
-          }
-          if a[index] != b[index] { return false }
+          let (pa, pb) = (baseA + index * stride, baseB + index * stride)
+          if Reflection.sameBytes(pa, pb, ranges) { continue }
+          if !Reflection.equal(pa, pb, as: Element.self) { return false }
         }
         return true
       }

@@ -202,6 +202,19 @@ enum Reflection {
     }
   }
 
+  /// `a == b` for two values of type `T` where they lie. Read through `pointee`, each would
+  /// be copied before a generic `==` is called (a retain and a release of every reference in
+  /// it: ~600 instructions for a state holding an array); passed `inout`, both go by address.
+  /// Neither is written. The two may be the same memory: raw pointers' accesses are not
+  /// checked for exclusivity.
+  @inline(__always)
+  static func equal<T: Equatable>(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, as _: T.Type) -> Bool {
+    @inline(__always) func equal(_ a: inout T, _ b: inout T) -> Bool { a == b }
+    return equal(
+      &UnsafeMutableRawPointer(mutating: a).assumingMemoryBound(to: T.self).pointee,
+      &UnsafeMutableRawPointer(mutating: b).assumingMemoryBound(to: T.self).pointee)
+  }
+
   /// Whether the bytes at `a` and `b` agree in `ranges`.
   static func sameBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ ranges: [Range<Int>]) -> Bool {
     guard let a, let b else { return true }

@@ -174,7 +174,7 @@ final class TypeInfo: @unchecked Sendable {
     }
     if let equatable {
       func open<T: Equatable>(_: T.Type) -> (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
-        { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee }
+        { Reflection.equal($0, $1, as: T.self) }
       }
       equalInPlace = open(equatable)
     } else {
@@ -232,7 +232,7 @@ final class TypeInfo: @unchecked Sendable {
       Self.withAddress(of: a) { pa in
         Self.withAddress(of: b) { pb in
           guard let pa, let pb else { return (a as! T) == (b as! T) }  // no size, no address
-          return pa.assumingMemoryBound(to: T.self).pointee == pb.assumingMemoryBound(to: T.self).pointee
+          return Reflection.equal(pa, pb, as: T.self)
         }
       }
     }
