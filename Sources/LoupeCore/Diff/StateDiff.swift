@@ -79,13 +79,7 @@ public enum StateDiff {
   ) -> (changes: [Change], paths: [StatePath]?, firsts: [StatePath.Component?]?) {
     var differ = Differ(options: options, at: base, keepsPaths: keepsPaths, keepsFirsts: keepsFirsts)
     differ.collectsShapes = shapes
-    let info = TypeInfo.of(Value.self)
-    if info.inPlace != .boxed, MemoryLayout<Value>.size > 0 {
-      // A struct or built-in value of a static type: walked where it lies, nothing boxed.
-      withUnsafeBytes(of: old) { a in withUnsafeBytes(of: new) { b in differ.diff(at: a.baseAddress!, b.baseAddress!, info) } }
-    } else {
-      differ.diff(old as Any, new as Any)
-    }
+    walk(old, new, &differ)
     if differ.isExhausted {
       // More values to visit than a rendering may hold (shared instances make a state a DAG
       // that renders — and diffs — every path to them): one replace of the capped renderings.
@@ -102,6 +96,18 @@ public enum StateDiff {
       return ([change], keepsPaths ? [base] : nil, keepsFirsts ? [base.components.first] : nil)
     }
     return (differ.changes, differ.paths, differ.firsts)
+  }
+
+  /// Walks two values with `differ`: in place for a struct or built-in value, through `Any`
+  /// for anything else.
+  private static func walk<Value>(_ old: Value, _ new: Value, _ differ: inout Differ) {
+    let info = TypeInfo.of(Value.self)
+    guard info.inPlace != .boxed, MemoryLayout<Value>.size > 0 else {
+      differ.diff(old as Any, new as Any)
+      return
+    }
+    // A struct or built-in value of a static type: walked where it lies, nothing boxed.
+    withUnsafeBytes(of: old) { a in withUnsafeBytes(of: new) { b in differ.diff(at: a.baseAddress!, b.baseAddress!, info) } }
   }
 }
 
