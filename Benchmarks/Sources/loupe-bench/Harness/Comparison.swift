@@ -28,8 +28,8 @@ struct Comparison {
   /// Lowest and highest per-repetition ratio, to show the noise.
   var ratioRange: ClosedRange<Double>
   var repetitions: Int
-  /// Instructions per operation counted by callgrind (loupe, other), when measured.
-  var instructions: (loupe: Double, other: Double)?
+  /// Instructions per operation counted by callgrind, when measured.
+  var instructions: InstructionCounts?
 }
 
 enum Harness {

@@ -66,19 +66,30 @@ struct Row: Sendable {
   /// Extra facts for BENCHMARKS.md (sizes, noise range, instruction counts).
   var note: String = ""
 
+  /// Which instructions judge a row: every thread of the process, or its main thread alone
+  /// (the program's own: what the caller of `send` or `emit` pays, with a trace writer's or a
+  /// client's threads working beside it).
+  enum Threads: Sendable { case all, main }
+
   /// A row for a time comparison judged by `target`.
   /// With `judgeByInstructions`, the status follows callgrind's instruction ratio when it
-  /// was counted (for rows whose bound is tighter than the timing noise).
+  /// was counted (for rows whose bound is tighter than the timing noise), of the `threads`
+  /// given; the note gives both counts.
   static func timed(
-    _ id: String, _ what: String, _ c: Comparison, target: Target, note: String = "", judgeByInstructions: Bool = false
+    _ id: String, _ what: String, _ c: Comparison, target: Target, note: String = "", judgeByInstructions: Bool = false,
+    threads: Threads = .all
   ) -> Row {
     var c = c
     var instructionNote = ""
     if let counts = c.instructions {
-      let ratio = counts.loupe / counts.other
-      instructionNote = "callgrind: \(Format.count(counts.loupe)) vs \(Format.count(counts.other)) instructions per operation "
-        + "(ratio \(String(format: "%.3f", ratio)))"
-      if judgeByInstructions { c.ratio = ratio }
+      let all = counts.loupe / counts.other
+      let main = counts.loupeMainThread / counts.otherMainThread
+      instructionNote = "callgrind, instructions per operation: "
+        + "all threads \(Format.count(counts.loupe)) vs \(Format.count(counts.other)) (ratio \(String(format: "%.3f", all))), "
+        + "main thread \(Format.count(counts.loupeMainThread)) vs \(Format.count(counts.otherMainThread)) "
+        + "(ratio \(String(format: "%.3f", main)))"
+        + (judgeByInstructions ? "; judged on \(threads == .all ? "all threads" : "the main thread")" : "")
+      if judgeByInstructions { c.ratio = threads == .all ? all : main }
     }
     let status: Status
     let ratioText: String
@@ -105,7 +116,9 @@ struct Row: Sendable {
     } else {
       range = "ratio range \(Format.factor(c.ratioRange.lowerBound))–\(Format.factor(c.ratioRange.upperBound)) over \(c.repetitions) reps"
     }
-    let ratioColumn = judgeByInstructions && c.instructions != nil ? "\(ratioText) (instructions)" : ratioText
+    let ratioColumn =
+      judgeByInstructions && c.instructions != nil
+      ? "\(ratioText) (instructions\(threads == .main ? ", main thread" : ""))" : ratioText
     let notes = [note, range, instructionNote].filter { !$0.isEmpty }
     return Row(
       id: id, what: what, loupe: Format.time(c.loupeNanoseconds), other: Format.time(c.otherNanoseconds), ratio: ratioColumn,
