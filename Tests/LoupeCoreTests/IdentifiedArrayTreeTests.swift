@@ -87,8 +87,12 @@ import Testing
     var changed = old
     changed.set(-1, at: 4_100)
     changed.set(-2, at: 9_999)
-    #expect(old.differingRanges(from: changed) == [4_096..<4_160, 9_984..<10_000])
-    #expect(old.sharedEnds(with: changed) == (4_096, 0))
+    // Built by appending: chunks of `fill` elements from the start, so the changed chunks are
+    // those holding 4,100 and 9,999 (with 16: 4,096..<4,112 and 9,984..<10,000).
+    let fill = IdentifiedArrayStorage<Int>.chunkFill
+    let changedChunk = (4_100 / fill * fill)..<(4_100 / fill * fill + fill)
+    #expect(old.differingRanges(from: changed) == [changedChunk, (9_999 / fill * fill)..<10_000])
+    #expect(old.sharedEnds(with: changed) == (changedChunk.lowerBound, 0))
   }
 
   /// The identified diff of exactly one insert, removal or change in 10,000 elements.

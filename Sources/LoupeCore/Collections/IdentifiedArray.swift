@@ -13,7 +13,7 @@
 /// Ids are unique: appending an element whose id is already present replaces nothing and
 /// returns `false` from ``append(_:)``; use `self[id:] = element` to replace.
 ///
-/// **Storage.** The elements sit in chunks of about 64, gathered in pages, each a reference
+/// **Storage.** The elements sit in chunks of about 16, gathered in pages, each a reference
 /// shared between copies of the array until one of them writes to it (see
 /// `IdentifiedArrayStorage`); next to them, the ids in order and each id's position. Changing
 /// an element in place (`todos[id: 3]?.isDone = true`) while a copy of the array is alive — as

@@ -19,12 +19,17 @@ struct IdentifiedArrayStorage<Element> {
   typealias Chunk = IdentifiedArrayChunk
   typealias Page = IdentifiedArrayPage
 
-  /// Elements a chunk gets by appending; past ``chunkLimit`` a chunk splits in two.
-  static var chunkFill: Int { 64 }
-  static var chunkLimit: Int { 128 }
+  /// Elements a chunk gets by appending; past ``chunkLimit`` a chunk splits in two. Small,
+  /// because a change copies its chunk and the diff and `==` look at every element of it:
+  /// with 64, a recorded send on a 1,000-row array cost 55,000 instructions, with 16 50,000
+  /// (10 rows: 33,000; `send.rows.recorded.*` in BENCHMARKS.md).
+  static var chunkFill: Int { 1 << chunkFillShift }
+  static var chunkFillShift: Int { 4 }
+  static var chunkLimit: Int { 2 * chunkFill }
   /// Chunks a page gets by appending; past ``pageLimit`` a page splits in two.
-  static var pageFill: Int { 64 }
-  static var pageLimit: Int { 128 }
+  static var pageFill: Int { 1 << pageFillShift }
+  static var pageFillShift: Int { 6 }
+  static var pageLimit: Int { 2 * pageFill }
 
   var pages: [Page] = []
   /// `ends[i]` is the number of elements in `pages[0...i]`.
@@ -65,7 +70,7 @@ struct IdentifiedArrayStorage<Element> {
 
   /// The page holding `position` (`0 ..< count`), and where that page starts.
   @inline(__always) func page(of position: Int) -> (index: Int, start: Int) {
-    let index = Self.slot(of: position, in: ends, guess: position >> 12)
+    let index = Self.slot(of: position, in: ends, guess: position >> (Self.chunkFillShift + Self.pageFillShift))
     return (index, index == 0 ? 0 : ends[index - 1])
   }
 
@@ -88,7 +93,7 @@ struct IdentifiedArrayStorage<Element> {
     let (pageIndex, pageStart) = page(of: position)
     let page = pages[pageIndex]
     let local = position - pageStart
-    let chunk = Self.slot(of: local, in: page.ends, guess: local >> 6)
+    let chunk = Self.slot(of: local, in: page.ends, guess: local >> Self.chunkFillShift)
     return (pageIndex, chunk, local - (chunk == 0 ? 0 : page.ends[chunk - 1]))
   }
 
@@ -248,10 +253,7 @@ struct IdentifiedArrayStorage<Element> {
 
   /// Whether both hold the very same pages.
   func isIdentical(to other: Self) -> Bool {
-    ends.count == other.ends.count
-      && Self.refs(pages).withUnsafeBufferPointer { a in
-        Self.refs(other.pages).withUnsafeBufferPointer { b in a.elementsEqual(b, by: ===) }
-      }
+    ends.count == other.ends.count && Self.withAddresses(pages, other.pages) { $0.elementsEqual($1) }
   }
 
   /// When `other` has the same shape (pages and chunks of the same sizes, as after changes
@@ -261,16 +263,19 @@ struct IdentifiedArrayStorage<Element> {
   func differingRanges(from other: Self) -> [Range<Int>]? {
     guard ends == other.ends else { return nil }
     var ranges: [Range<Int>] = []
-    for index in pages.indices where pages[index] !== other.pages[index] {
-      let start = index == 0 ? 0 : ends[index - 1]
-      let a = pages[index]
-      let b = other.pages[index]
-      guard a.ends == b.ends else {
-        ranges.append(start..<ends[index])
-        continue
-      }
-      for chunk in a.chunks.indices where a.chunks[chunk] !== b.chunks[chunk] {
-        ranges.append((start + (chunk == 0 ? 0 : a.ends[chunk - 1]))..<(start + a.ends[chunk]))
+    Self.withAddresses(pages, other.pages) { pagesA, pagesB in
+      for index in pagesA.indices where pagesA[index] != pagesB[index] {
+        let start = index == 0 ? 0 : ends[index - 1]
+        let (a, b) = (pages[index], other.pages[index])
+        guard a.ends == b.ends else {
+          ranges.append(start..<ends[index])
+          continue
+        }
+        Self.withAddresses(a.chunks, b.chunks) { chunksA, chunksB in
+          for chunk in chunksA.indices where chunksA[chunk] != chunksB[chunk] {
+            ranges.append((start + (chunk == 0 ? 0 : a.ends[chunk - 1]))..<(start + a.ends[chunk]))
+          }
+        }
       }
     }
     return ranges
@@ -280,33 +285,37 @@ struct IdentifiedArrayStorage<Element> {
   /// they are the same elements): together at most the smaller count.
   func sharedEnds(with other: Self) -> (prefix: Int, suffix: Int) {
     var prefix = 0
-    var page = 0
-    while page < pages.count, page < other.pages.count, pages[page] === other.pages[page] {
-      prefix = ends[page]
-      page += 1
-    }
-    if page < pages.count, page < other.pages.count {
-      let (a, b) = (pages[page].chunks, other.pages[page].chunks)
-      var chunk = 0
-      while chunk < a.count, chunk < b.count, a[chunk] === b[chunk] {
-        prefix += a[chunk].count(Element.self)
-        chunk += 1
-      }
-    }
     var suffix = 0
-    var (pa, pb) = (pages.count - 1, other.pages.count - 1)
-    while pa >= 0, pb >= 0, pages[pa] === other.pages[pb] {
-      suffix += pages[pa].ends.last ?? 0
-      pa -= 1
-      pb -= 1
-    }
-    if pa >= 0, pb >= 0 {
-      let (a, b) = (pages[pa].chunks, other.pages[pb].chunks)
-      var (ca, cb) = (a.count - 1, b.count - 1)
-      while ca >= 0, cb >= 0, a[ca] === b[cb] {
-        suffix += a[ca].count(Element.self)
-        ca -= 1
-        cb -= 1
+    Self.withAddresses(pages, other.pages) { pagesA, pagesB in
+      var page = 0
+      while page < pagesA.count, page < pagesB.count, pagesA[page] == pagesB[page] {
+        prefix = ends[page]
+        page += 1
+      }
+      if page < pagesA.count, page < pagesB.count {
+        let (a, b) = (pages[page], other.pages[page])
+        Self.withAddresses(a.chunks, b.chunks) { chunksA, chunksB in
+          var chunk = 0
+          while chunk < chunksA.count, chunk < chunksB.count, chunksA[chunk] == chunksB[chunk] { chunk += 1 }
+          if chunk > 0 { prefix += a.ends[chunk - 1] }
+        }
+      }
+      var (pa, pb) = (pagesA.count - 1, pagesB.count - 1)
+      while pa >= 0, pb >= 0, pagesA[pa] == pagesB[pb] {
+        suffix += ends[pa] - (pa == 0 ? 0 : ends[pa - 1])
+        pa -= 1
+        pb -= 1
+      }
+      if pa >= 0, pb >= 0 {
+        let (a, b) = (pages[pa], other.pages[pb])
+        Self.withAddresses(a.chunks, b.chunks) { chunksA, chunksB in
+          var (ca, cb) = (chunksA.count - 1, chunksB.count - 1)
+          while ca >= 0, cb >= 0, chunksA[ca] == chunksB[cb] {
+            suffix += a.ends[ca] - (ca == 0 ? 0 : a.ends[ca - 1])
+            ca -= 1
+            cb -= 1
+          }
+        }
       }
     }
     let smaller = min(count, other.count)
@@ -314,8 +323,21 @@ struct IdentifiedArrayStorage<Element> {
     return (prefix, min(suffix, smaller - prefix))
   }
 
-  /// The pages as plain references, compared with no generic metadata to look up.
-  private static func refs(_ pages: [Page]) -> [AnyObject] { unsafeBitCast(pages, to: [AnyObject].self) }
+  /// `body` given the addresses of the objects two arrays of references hold, to compare
+  /// them as words: read as references, each would be retained and released (a page holds up
+  /// to ``pageLimit`` chunks, a large array thousands of pages), and compared through a
+  /// generic `===` each would cost a call.
+  @inline(__always)
+  private static func withAddresses<C: Sequence, R>(
+    _ a: C, _ b: C, _ body: (UnsafeBufferPointer<UInt>, UnsafeBufferPointer<UInt>) -> R
+  ) -> R where C.Element: AnyObject {
+    // Arrays always have contiguous storage.
+    a.withContiguousStorageIfAvailable { a in
+      b.withContiguousStorageIfAvailable { b in
+        a.withMemoryRebound(to: UInt.self) { a in b.withMemoryRebound(to: UInt.self) { b in body(a, b) } }
+      }!
+    }!
+  }
 }
 
 /// A run of an ``IdentifiedArray``'s elements: a `ContiguousArray` of the array's element
