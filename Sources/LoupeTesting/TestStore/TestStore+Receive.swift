@@ -61,6 +61,7 @@ extension TestStore {
         guard matching(first.action) else {
           FailureReporter.fail(mismatch(first.action), at: site)
           state = first.new
+          await settle()  // as after a match: the effect that sent it may be ending
           return
         }
         checkState(first, assert: assert, at: site)
