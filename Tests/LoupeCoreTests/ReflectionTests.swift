@@ -78,6 +78,31 @@ private final class Node {
     #expect(StateDiff.diff(Hidden(secret: 1), Hidden(secret: 2)).isEmpty)
   }
 
+  /// The masked words `TypeInfo.sameBytes` compares are the meaningful bytes exactly: every
+  /// byte of every field, no padding, nothing past the value's size (its last bytes, when the
+  /// size is not a multiple of 8, compared one by one).
+  @Test func meaningfulWordsAreTheMeaningfulBytes() {
+    struct Short { var number: Int; var flag: Bool }  // size 9: one word, then one byte
+    for (type, size) in [(Padded.self as any Any.Type, MemoryLayout<Padded>.size), (Short.self, MemoryLayout<Short>.size)] {
+      let info = TypeInfo.of(type)
+      #expect(size % 8 != 0 || type == Padded.self)
+      // Flip each byte of a zeroed value in turn: `sameBytes` must see it exactly when a
+      // meaningful range holds it.
+      let a = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+      let b = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+      defer { a.deallocate(); b.deallocate() }
+      a.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+      for byte in 0..<size {
+        b.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        b.storeBytes(of: 0x5A, toByteOffset: byte, as: UInt8.self)
+        let meaningful = info.meaningfulBytes.contains { $0.contains(byte) }
+        #expect(info.sameBytes(a, b) == !meaningful, "\(type) byte \(byte)")
+      }
+    }
+    #expect(TypeInfo.of(Padded.self).meaningfulBytes == [0..<1, 8..<25, 32..<40])
+    #expect(TypeInfo.of(Short.self).meaningfulBytes == [0..<9])
+  }
+
   @Test func paddingDoesNotHideEqualityOrChanges() {
     let values = (0..<50).map { Padded(flag: $0 % 2 == 0, text: "text \($0) that is long enough to be on the heap", small: 1, number: $0) }
     var copy = values.map { $0 }  // element-wise copies: padding bytes are not copied

@@ -264,7 +264,7 @@ extension IdentifiedArray: Equatable where Element: Equatable {
   /// where every element's `==` is a call through its conformance.
   private static func elementsEqual(_ a: ContiguousArray<Element>, _ b: ContiguousArray<Element>) -> Bool {
     guard a.count == b.count else { return false }
-    let ranges = TypeInfo.of(Element.self).meaningfulBytes
+    let info = TypeInfo.of(Element.self)
     let stride = MemoryLayout<Element>.stride
     return a.withUnsafeBytes { bytesA in
       b.withUnsafeBytes { bytesB in
@@ -272,7 +272,7 @@ extension IdentifiedArray: Equatable where Element: Equatable {
         guard let baseA = bytesA.baseAddress, let baseB = bytesB.baseAddress else { return a == b }
         for index in 0..<a.count {
           let (pa, pb) = (baseA + index * stride, baseB + index * stride)
-          if Reflection.sameBytes(pa, pb, ranges) { continue }
+          if info.sameBytes(pa, pb) { continue }
           if !Reflection.equal(pa, pb, as: Element.self) { return false }
         }
         return true

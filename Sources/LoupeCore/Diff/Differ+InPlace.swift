@@ -15,7 +15,7 @@ extension Differ {
       return
     }
     // Identical bytes: nothing to see (for scalars the only comparison before rendering).
-    if Reflection.sameBytes(old, new, info.meaningfulBytes) { return }
+    if info.sameBytes(old, new) { return }
     if info.inPlace == .builtin {
       info.diffBuiltinInPlace!(old, new, &self)
       return

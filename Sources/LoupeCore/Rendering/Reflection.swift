@@ -196,9 +196,9 @@ enum Reflection {
 
   /// ``bitwiseEqual(_:_:)`` with the type known.
   static func identicalBits<T>(_ a: T, _ b: T) -> Bool {
-    let ranges = TypeInfo.of(T.self).meaningfulBytes
+    let info = TypeInfo.of(T.self)
     return withUnsafeBytes(of: a) { pa in
-      withUnsafeBytes(of: b) { pb in sameBytes(pa.baseAddress, pb.baseAddress, ranges) }
+      withUnsafeBytes(of: b) { pb in info.sameBytes(pa, pb) }
     }
   }
 
@@ -238,9 +238,8 @@ enum Reflection {
   static func sameness<T>(_: T.Type) -> (T, T) -> Bool {
     // The conformances come from the type's cached `TypeInfo`: no protocol lookup per call.
     let info = TypeInfo.of(T.self)
-    let ranges = info.meaningfulBytes
     let bits: (T, T) -> Bool = { a, b in
-      withUnsafeBytes(of: a) { pa in withUnsafeBytes(of: b) { pb in sameBytes(pa.baseAddress, pb.baseAddress, ranges) } }
+      withUnsafeBytes(of: a) { pa in withUnsafeBytes(of: b) { pb in info.sameBytes(pa, pb) } }
     }
     if let wire = info.wireEquatable {
       func open<U: WireEquatable>(_: U.Type) -> (T, T) -> Bool {
