@@ -23,24 +23,14 @@ extension Differ {
     guard let sample = old.first ?? new.first, showsID(sample, id: sample.id) else { return false }
     // The common case: same ids in the same places, some elements changed in place. Only the
     // elements whose bytes differ are looked at, and only their ids checked for uniqueness
-    // (one pass over the ids, comparing with each edited id while they are few, else through
-    // a set of them: the cost grows with the number of changes, never drops).
+    // (one pass over the ids: ``IDOccurrences``).
     if old.count == new.count, let changed = Self.positionsWithDifferentBits(old, new, limit: .max),
       changed.allSatisfy({ old[$0].id == new[$0].id })
     {
       let same = Reflection.sameness(T.self)
       let edits = changed.filter { !same(old[$0], new[$0]) }
       if edits.isEmpty { return true }
-      let editedIDs = edits.map { old[$0].id }
-      var occurrences = 0
-      if editedIDs.count <= 8 {
-        for element in old { for id in editedIDs where id == element.id { occurrences += 1 } }
-      } else {
-        let set = Set(editedIDs)
-        for element in old where set.contains(element.id) { occurrences += 1 }
-        if set.count != editedIDs.count { return false }
-      }
-      guard occurrences == editedIDs.count else { return false }
+      guard IDOccurrences.eachOnce(edits.map { old[$0].id }, in: old) else { return false }
       for position in edits {
         push(.id(Renderer.renderKey(old[position].id, options: options)))
         diff(old[position], new[position], at: position)
@@ -58,13 +48,13 @@ extension Differ {
   /// The positions where two arrays of the same length hold elements with different bytes,
   /// compared in place; `nil` when there are more than `limit`.
   static func positionsWithDifferentBits<E>(_ old: [E], _ new: [E], limit: Int = 64) -> [Int]? {
-    let ranges = TypeInfo.of(E.self).meaningfulBytes
+    let info = TypeInfo.of(E.self)
     let stride = MemoryLayout<E>.stride
     var positions: [Int] = []
     let withinLimit = old.withUnsafeBytes { a in
       new.withUnsafeBytes { b in
-        guard !ranges.isEmpty, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-        for index in 0..<min(old.count, new.count) where !Reflection.sameBytes(pa + index * stride, pb + index * stride, ranges) {
+        guard !info.meaningfulBytes.isEmpty, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        for index in 0..<min(old.count, new.count) where !info.sameBytes(pa + index &* stride, pb + index &* stride) {
           positions.append(index)
           if positions.count > limit { return false }
         }
@@ -115,7 +105,7 @@ extension Differ {
             guard let a = a.baseAddress, let b = b.baseAddress else { return }
             for offset in 0..<range.count {
               let (pa, pb) = (a + offset * stride, b + offset * stride)
-              if Reflection.sameBytes(pa, pb, info.meaningfulBytes) { continue }
+              if info.sameBytes(pa, pb) { continue }
               let position = range.lowerBound + offset
               push(.id(Renderer.renderKey(typed: old.pointee._ids[position], options: options)))
               diff(at: pa, pb, info, position: position)
