@@ -23,6 +23,9 @@ trap 'rm -rf "$out"' EXIT
 thread="${THREAD:-all}"
 case "$thread" in all | main) ;; *) echo "THREAD must be all or main" >&2; exit 2 ;; esac
 
+# One hash seed for every run, as the harness does: a random one moves counts by up to 10%.
+export SWIFT_DETERMINISTIC_HASHING=1
+
 count() {  # side iterations -> total instructions
   if [ "$thread" = main ]; then
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/$1.$2.out" "$bin" --run-side "$id" "$1" "$2" >/dev/null 2>"$out/log"

@@ -41,6 +41,13 @@ enum Callgrind {
     defer { try? FileManager.default.removeItem(at: directory) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // One hash seed for every run: with a random one (Swift's default), the dictionaries and
+    // sets behind a side lay out differently from run to run, which moved a side's count by
+    // up to 10% (a plain-array diff of 64 changes: 48.6M to 55.4M), more than the differences
+    // some rows judge (k + 1 changes against k).
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+    process.environment = environment
     process.arguments = [
       "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(directory.path)/run.out",
       CommandLine.arguments[0], "--run-side", id, side, String(iterations),
