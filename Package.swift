@@ -1,15 +1,18 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers (bottom to top), see README "Architecture":
-//   LoupeCore  – events, JSON, value rendering, diff, filter, trace files (Foundation only)
-//   LoupeRPC   – LSP framing, JSON-RPC 2.0, connections, server and client
-//   Loupe      – Store/: Store, reducers, effects, scoped stores, derived values
-//                Inspector/: the in-process inspector (hub, ring buffer, clients, activation)
-//                The store reaches the inspector only through EventBus and one autostart hook,
-//                so creating the first store turns the inspector on from LOUPE=… by itself.
-//   LoupeTesting – assertions on diagnostic streams (XCTest and Swift Testing)
-//   LoupeCLI   – the `loupe` command (speaks the protocol, reads traces; never links the store)
+// Modules, see README "Architecture" (.ci/checks/10-module-imports.sh checks the imports):
+//   app side (what an app links; never starts a process, never reads a trace)
+//     LoupeCore    – events, JSON, value rendering, diff, filter, event bus, trace writer
+//     LoupeRPC     – LSP framing, JSON-RPC 2.0, connections, server, transports
+//     Loupe        – Store/: store, reducers, effects, scoped stores, derived values
+//                    Inspector/: the in-process inspector (hub, ring buffer, clients, activation)
+//   tool side
+//     LoupeSession – trace reading and seeking, the session model, the analyses
+//     LoupeClient  – the protocol client and the program launcher
+//     LoupeCLI     – the `loupe` command: commands, DAP/, MCP/, Replay/, Export/ (never links the store)
+//   testing
+//     LoupeTesting – TestStore, recorder, assertions, goldens (XCTest and Swift Testing)
 let swiftSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
 ]
@@ -27,20 +30,24 @@ let package = Package(
     .target(name: "LoupeCore", swiftSettings: swiftSettings),
     .target(name: "LoupeRPC", dependencies: ["LoupeCore"], swiftSettings: swiftSettings),
     .target(name: "Loupe", dependencies: ["LoupeCore", "LoupeRPC"], swiftSettings: swiftSettings),
-    .target(name: "LoupeTesting", dependencies: ["Loupe"], swiftSettings: swiftSettings),
-    .target(name: "LoupeCLI", dependencies: ["LoupeCore", "LoupeRPC"], swiftSettings: swiftSettings),
+    .target(name: "LoupeSession", dependencies: ["LoupeCore"], swiftSettings: swiftSettings),
+    .target(name: "LoupeClient", dependencies: ["LoupeCore", "LoupeRPC", "LoupeSession"], swiftSettings: swiftSettings),
+    .target(name: "LoupeTesting", dependencies: ["Loupe", "LoupeSession"], swiftSettings: swiftSettings),
+    .target(name: "LoupeCLI", dependencies: ["LoupeCore", "LoupeRPC", "LoupeSession", "LoupeClient"], swiftSettings: swiftSettings),
     .executableTarget(name: "loupe", dependencies: ["LoupeCLI"], swiftSettings: swiftSettings),
     .target(name: "LoupeExamples", dependencies: ["Loupe"], swiftSettings: swiftSettings),
     .executableTarget(name: "loupe-examples", dependencies: ["LoupeExamples"], swiftSettings: swiftSettings),
 
-    .testTarget(name: "LoupeCoreTests", dependencies: ["LoupeCore"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeRPCTests", dependencies: ["LoupeRPC"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeStoreTests", dependencies: ["Loupe"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeInspectorTests", dependencies: ["Loupe", "LoupeRPC"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeTestingTests", dependencies: ["LoupeTesting"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeCLITests", dependencies: ["LoupeCLI"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
-    .testTarget(name: "LoupeExamplesTests", dependencies: ["LoupeExamples", "LoupeTesting"], swiftSettings: swiftSettings),
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeCoreTests", dependencies: ["LoupeCore", "TestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeSessionTests", dependencies: ["TestSupport", "LoupeSession"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeRPCTests", dependencies: ["TestSupport", "LoupeRPC", "LoupeClient"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeStoreTests", dependencies: ["TestSupport", "Loupe"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeInspectorTests", dependencies: ["TestSupport", "Loupe", "LoupeRPC", "LoupeClient"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeTestingTests", dependencies: ["TestSupport", "LoupeTesting", "LoupeSession"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeCLITests", dependencies: ["TestSupport", "LoupeCLI", "LoupeSession"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+    .testTarget(name: "LoupeExamplesTests", dependencies: ["TestSupport", "LoupeExamples", "LoupeTesting", "LoupeSession"], swiftSettings: swiftSettings),
     // Malformed input, faults and redaction over real processes (`loupe`, `loupe-examples probe`).
-    .testTarget(name: "ReliabilityTests", dependencies: ["Loupe", "LoupeRPC"], swiftSettings: swiftSettings),
+    .testTarget(name: "ReliabilityTests", dependencies: ["TestSupport", "Loupe", "LoupeRPC", "LoupeSession", "LoupeClient"], swiftSettings: swiftSettings),
   ]
 )

@@ -7,6 +7,8 @@
 #endif
 import Foundation
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// The `loupe` command-line tool: finds the subcommand, parses its arguments, prints help and
 /// errors in swift-argument-parser's style, and returns the exit status of CONTRACT §8.

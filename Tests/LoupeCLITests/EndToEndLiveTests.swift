@@ -1,6 +1,8 @@
 import Foundation
 import LoupeCore
 import Testing
+@testable import LoupeSession
+import LoupeSession
 
 /// `attach`, `record`, `replay` and `demo` with real programs: the built `loupe` binary
 /// driving `loupe-examples probe` (a hidden scenario made for protocol tests).

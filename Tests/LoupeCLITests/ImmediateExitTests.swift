@@ -2,6 +2,8 @@ import Foundation
 import LoupeCore
 import Testing
 @testable import LoupeCLI
+@testable import LoupeSession
+import LoupeSession
 
 /// A program that emits a burst and exits at once, before loupe has initialized or
 /// subscribed: `record` and `attach` still get every event and exit with the program's status

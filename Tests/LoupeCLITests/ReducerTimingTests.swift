@@ -1,6 +1,8 @@
 import LoupeCore
 import Testing
 @testable import LoupeCLI
+@testable import LoupeSession
+import LoupeSession
 
 @Suite struct ReducerTimingTests {
   @Test func firstCausedEventEndsTheMeasurement() {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import LoupeCLI
 @testable import LoupeCore
+@testable import LoupeSession
+import LoupeSession
 
 /// `loupe stats`'s per-store rows stay bounded however many stores a trace has: exact up to
 /// the limit, then by store shape, then one row for the rest.

@@ -1,5 +1,8 @@
 import Testing
+import TestSupport
 @testable import LoupeCLI
+@testable import LoupeSession
+import LoupeSession
 
 /// The timeline's byte buffer: integers as `String(value)` writes them, pieces of every
 /// length copied whole, styles as ``Style`` writes them.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LoupeCLI
 @testable import LoupeCore
+@testable import LoupeSession
+import LoupeSession
 
 /// The timeline rendered from each line's bytes (`TimelineRenderer.renderTimeline(line:)`)
 /// against the path it replaces for speed — decode the line, render the `Event` — on the

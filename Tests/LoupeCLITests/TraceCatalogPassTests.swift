@@ -2,6 +2,8 @@ import Foundation
 import LoupeCore
 import Testing
 @testable import LoupeCLI
+@testable import LoupeSession
+import LoupeSession
 
 /// `replay`'s catalog reads a large trace as two halves on two threads: its answers must be
 /// exactly those of one reader going through, whatever the trace and wherever it splits.

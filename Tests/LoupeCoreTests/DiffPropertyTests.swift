@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LoupeCore
 
 /// Replaying `diff(a, b)` on `render(a)` must give `render(b)` exactly, for generated pairs.

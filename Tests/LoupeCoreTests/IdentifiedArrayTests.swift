@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LoupeCore
 
 /// `IdentifiedArray` behaves as an array with unique ids, whatever the chunking underneath,

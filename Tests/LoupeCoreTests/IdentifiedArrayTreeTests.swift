@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LoupeCore
 
 /// The two-level storage of `IdentifiedArray` (pages of chunks) against a plain array, through

@@ -1,6 +1,7 @@
 import Foundation
 import Loupe
 import Testing
+@testable import LoupeSession
 
 /// Runs the built `loupe-examples` for each scenario, recording with `LOUPE_RECORD`, and
 /// reads the trace back with core's `TraceReader`: exit 0, a whole trace, and the story.

@@ -1,6 +1,7 @@
 import Foundation
 import LoupeTesting
 import Testing
+import TestSupport
 
 @testable import LoupeExamples
 

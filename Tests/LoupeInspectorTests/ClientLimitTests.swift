@@ -2,6 +2,7 @@ import Foundation
 import LoupeRPC
 import Testing
 @testable import Loupe
+@testable import LoupeClient
 
 /// Connections are bounded: a limit on clients, descriptors kept for the program, and an
 /// accept loop that survives running out of descriptors. Real programs over real sockets.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Loupe
+@testable import LoupeClient
 
 /// What a program does for its clients when it exits (protocol/lifecycle.md, "When the
 /// program exits"): real programs over real pipes and sockets.

@@ -2,6 +2,7 @@ import Foundation
 import LoupeRPC
 import Testing
 @testable import Loupe
+@testable import LoupeClient
 
 /// The inspector's own threads yield to the program (they run nice levels below its main
 /// thread), and an idle connection costs no thread. Read from `/proc/PID/task` of a real

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Loupe
 
 /// `KeptSnapshots` against a plain model of what it keeps: per root, the latest snapshot and

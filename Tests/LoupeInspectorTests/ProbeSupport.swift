@@ -3,6 +3,7 @@ import LoupeRPC
 import Synchronization
 import Testing
 @testable import Loupe
+@testable import LoupeClient
 
 /// Finds and runs `loupe-examples probe` for the end-to-end tests.
 enum Probe {

@@ -2,6 +2,7 @@ import Foundation
 import LoupeRPC
 import Testing
 @testable import Loupe
+@testable import LoupeClient
 
 /// A real program listening with `LOUPE=unix:PATH`, with real sockets.
 @Suite(.timeLimit(.minutes(2))) struct SocketEndToEndTests {

@@ -2,6 +2,7 @@ import Foundation
 import LoupeRPC
 import Testing
 @testable import Loupe
+@testable import LoupeClient
 
 /// A real program (`loupe-examples probe`) launched with `LOUPE=stdio`, over real pipes.
 @Suite(.timeLimit(.minutes(2))) struct StdioEndToEndTests {

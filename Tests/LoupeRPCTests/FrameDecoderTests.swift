@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import LoupeRPC
 
 /// Feeds `input` to a decoder in the given chunk sizes and collects every output.
@@ -28,16 +29,6 @@ func framed(_ body: String, header: String? = nil) -> [UInt8] {
   return Array((header ?? "Content-Length: \(bytes.count)\r\n\r\n").utf8) + bytes
 }
 
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite struct FrameDecoderTests {
   static let bodies = [
@@ -64,7 +55,7 @@ struct SplitMix64: RandomNumberGenerator {
   }
 
   @Test func randomChunks() {
-    var random = SplitMix64(state: 42)
+    var random = SplitMix64(seed: 42)
     let input = Array(repeating: Self.stream, count: 20).flatMap { $0 }
     for _ in 0..<200 {
       let chunks = (0..<input.count).map { _ in Int.random(in: 1...40, using: &random) }
@@ -86,7 +77,7 @@ struct SplitMix64: RandomNumberGenerator {
     let unit = "{\"s\":\"" + String(repeating: "ünïcødé 😀 ", count: 10) + "\"}"
     let big = String(repeating: unit, count: 20_000)  // about 3.6 MB
     let input = framed(big) + framed("{}") + framed(big)
-    var random = SplitMix64(state: 7)
+    var random = SplitMix64(seed: 7)
     let chunks = (0..<2000).map { _ in Int.random(in: 1...65_536, using: &random) }
     let (frames, error) = decodeAll(input, chunks: chunks)
     #expect(error == nil)
@@ -204,7 +195,7 @@ struct SplitMix64: RandomNumberGenerator {
   }
 
   @Test func fuzzNeverTraps() {
-    var random = SplitMix64(state: 99)
+    var random = SplitMix64(seed: 99)
     let alphabet = Array("Content-Length: 0123456789\r\n{}é\u{0}:;=charset-utf8".utf8)
     for _ in 0..<2_000 {
       let count = Int.random(in: 0...120, using: &random)

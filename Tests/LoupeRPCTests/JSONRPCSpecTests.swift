@@ -1,5 +1,6 @@
 import LoupeCore
 import Testing
+import TestSupport
 @testable import LoupeRPC
 
 /// The examples of JSON-RPC 2.0 §7, adapted to this protocol's methods: `loupe/mark` stands in
@@ -163,7 +164,7 @@ import Testing
   /// Random bodies — JSON-ish noise and mutations of real messages — never trap, and every
   /// answer is a well-formed JSON-RPC response or array of them.
   @Test func randomBodiesNeverTrap() {
-    var random = SplitMix64(state: 2024)
+    var random = SplitMix64(seed: 2024)
     let seeds = [
       #"{"jsonrpc":"2.0","id":1,"method":"loupe/mark","params":{"label":"x"}}"#,
       #"[{"jsonrpc":"2.0","id":"a","method":"loupe/stores"},{"jsonrpc":"2.0","method":"exit"}]"#,

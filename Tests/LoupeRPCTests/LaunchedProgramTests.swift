@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LoupeRPC
+@testable import LoupeClient
 
 @Suite(.timeLimit(.minutes(1))) struct LaunchedProgramTests {
   /// A launched program gets the protocol on 0 and 1 and stderr on 2, and nothing else of

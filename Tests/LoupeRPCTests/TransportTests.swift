@@ -3,6 +3,7 @@ import LoupeCore
 import Synchronization
 import Testing
 @testable import LoupeRPC
+@testable import LoupeClient
 
 /// Two connected Unix stream sockets.
 func socketPair() -> (Int32, Int32) {

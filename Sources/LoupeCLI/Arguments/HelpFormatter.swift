@@ -1,3 +1,4 @@
+import LoupeSession
 /// Help pages in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS, OPTIONS
 /// (and SUBCOMMANDS for `loupe` itself), EXAMPLES.
 enum HelpFormatter {
@@ -78,18 +79,6 @@ enum HelpFormatter {
   }
 
   static func wrap(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = ""
-      for word in paragraph.split(separator: " ") {
-        if !line.isEmpty, line.count + 1 + word.count > width {
-          lines.append(line)
-          line = ""
-        }
-        line += line.isEmpty ? String(word) : " " + word
-      }
-      lines.append(line)
-    }
-    return lines
+    Formatting.wrap(text, width: width)
   }
 }

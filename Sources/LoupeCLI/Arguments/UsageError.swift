@@ -1,16 +1,9 @@
+import LoupeClient
 /// A mistake in how a command was called. It is printed as `Error: …`, the command's usage
 /// line and where to get help, and the process exits with status 2.
 struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   var message: String
   init(_ message: String) { self.message = message }
-  var description: String { message }
-}
-
-/// A failure while running a command (I/O or protocol): `Error: …`, exit status 3.
-struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
-  var message: String
-  init(_ message: String) { self.message = message }
-  init(_ error: some Error) { message = "\(error)" }
   var description: String { message }
 }
 

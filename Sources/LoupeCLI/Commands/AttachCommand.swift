@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe attach [FILTER] [--record FILE] [--format text|json|changes] [--stdio] -- COMMAND [ARG...]`
 /// and `loupe attach --socket PATH [same options]`.

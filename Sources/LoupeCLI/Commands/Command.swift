@@ -1,3 +1,4 @@
+import LoupeSession
 /// One `loupe` subcommand, in the style of swift-argument-parser: a type with its
 /// configuration (name, abstract, usage, options), made from parsed arguments, validated
 /// separately, then run.

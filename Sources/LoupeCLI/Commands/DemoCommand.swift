@@ -1,5 +1,7 @@
 import Foundation
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// `loupe demo [SCENARIO]`
 struct DemoCommand: Command {

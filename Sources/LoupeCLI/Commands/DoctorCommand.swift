@@ -1,4 +1,6 @@
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// `loupe doctor FILE [--ignore CODE[,CODE...]] [--json]`
 struct DoctorCommand: Command {

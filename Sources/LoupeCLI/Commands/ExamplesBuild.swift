@@ -1,4 +1,5 @@
 import Foundation
+import LoupeSession
 
 /// `swift run loupe demo` builds `loupe` only; `loupe-examples` is another product of the same
 /// package. When this `loupe` was built by SwiftPM in a package (it runs from

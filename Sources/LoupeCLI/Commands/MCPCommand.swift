@@ -6,6 +6,8 @@
   import Darwin
 #endif
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// `loupe mcp`
 struct MCPCommand: Command {

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe record FILE [FILTER] -- COMMAND [ARG...]`
 struct RecordCommand: Command {

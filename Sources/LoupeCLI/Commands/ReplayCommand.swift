@@ -7,6 +7,8 @@
 #endif
 import LoupeCore
 import LoupeRPC
+import LoupeSession
+import LoupeClient
 
 /// `loupe replay FILE`
 struct ReplayCommand: Command {

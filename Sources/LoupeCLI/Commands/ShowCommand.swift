@@ -1,4 +1,6 @@
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// `loupe show FILE [FILTER] [--format text|json|changes]`
 struct ShowCommand: Command {

@@ -1,4 +1,6 @@
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// `loupe state FILE --store GLOB [--at SEQ] [--path PATH] [--format text|json]`
 struct StateCommand: Command {

@@ -1,4 +1,6 @@
 import LoupeCore
+import LoupeSession
+import LoupeClient
 
 /// `loupe stats FILE [--json]`
 struct StatsCommand: Command {

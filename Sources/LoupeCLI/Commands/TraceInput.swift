@@ -1,27 +1,19 @@
 import LoupeCore
+import LoupeSession
 
 /// Opening a trace for a command, and telling the user about damage found while reading it.
 enum TraceInput {
   static let fileArgument = PositionalSpec(name: "FILE", help: "The trace file to read ('-' for standard input).")
 
   static func open(_ path: String) throws(CommandFailure) -> TraceReader {
-    do {
-      if path == "-" { return try TraceReader(fileDescriptor: 0, name: "<stdin>") }
-      return try TraceReader(path: path)
-    } catch {
-      throw CommandFailure(error.description)
-    }
+    try TraceReader.opening(path)
   }
 
   /// Reads the next item, turning read errors into a command failure.
   static func next(_ reader: TraceReader, filter: EventFilter = .all, decode: Bool = true, kindText: Bool = true) throws(CommandFailure)
     -> TraceReader.Item?
   {
-    do {
-      return try reader.next(filter: filter, decode: decode, kindText: kindText)
-    } catch {
-      throw CommandFailure(error.description)
-    }
+    try reader.nextItem(filter: filter, decode: decode, kindText: kindText)
   }
 
   /// Warnings on standard error for a truncated trace and skipped lines.

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The rows of the `Changes` and `Effects` scopes, and how a JSON value shows as a variable.
 enum DAPScopes {

@@ -1,6 +1,7 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
+import LoupeSession
 
 /// One debugging session of `loupe dap`: what was opened (a recording or a live program), where
 /// the view stands (``StopPoint``), the breakpoints, and the ids handed to the editor.

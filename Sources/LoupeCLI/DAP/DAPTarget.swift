@@ -1,6 +1,7 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
+import LoupeClient
 
 /// What a session debugs: a recording, or a live program reached through ``LoupeClient``.
 enum DAPTarget: Sendable {

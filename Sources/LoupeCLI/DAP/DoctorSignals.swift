@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// Which `loupe doctor` finding a single event shows, for the exception breakpoint filters:
 /// the same rules and thresholds as ``Doctor``, asked of one event where the view can stop.

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// How one event reads in the debugger: a frame's name, the text of a stop, and the line of
 /// code it came from (CONTRACT §9).

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// Converts events to the Trace Event Format that Perfetto (ui.perfetto.dev) and
 /// chrome://tracing open.

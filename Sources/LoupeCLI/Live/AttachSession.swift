@@ -1,6 +1,8 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
+import LoupeSession
+import LoupeClient
 
 /// What `attach`, `record` and `demo` share: connect to a program (launching it with
 /// `LOUPE=stdio`, or over its Unix socket), initialize, subscribe with the filter and

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LoupeRPC
+import LoupeClient
 
 /// While loupe is attached to a program it launched, Ctrl-C (SIGINT) and SIGTERM go to the
 /// program, not to loupe: loupe keeps reading until the program ends, so the view and the

@@ -9,6 +9,8 @@ import Foundation
 import LoupeCore
 import LoupeRPC
 import Synchronization
+import LoupeSession
+import LoupeClient
 
 /// `attach --stdio`: an editor speaks the protocol to loupe on loupe's stdin/stdout, and loupe
 /// passes every frame to the program and back unchanged, recording the events that flow to

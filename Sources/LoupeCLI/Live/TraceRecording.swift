@@ -9,6 +9,8 @@ import Foundation
 import LoupeCore
 import LoupeRPC
 import Synchronization
+import LoupeSession
+import LoupeClient
 
 /// `--record FILE`: writes the events a connection receives to a trace file, as they arrive.
 ///

@@ -1,8 +1,9 @@
 import Foundation
+import LoupeSession
 
 /// A one-line progress report on standard error for long file operations, shown only when
 /// standard error is a terminal and the operation has taken more than half a second.
-final class Progress {
+final class Progress: ReadProgress {
   private let output: Output
   private let label: String
   private let total: Int?

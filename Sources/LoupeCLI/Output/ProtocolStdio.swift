@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import LoupeSession
 
 /// Standard input and output taken for a protocol (`replay`, `dap`, `mcp`, `attach --stdio`):
 /// private duplicates of both descriptors, after which descriptor 1 points at stderr, so that

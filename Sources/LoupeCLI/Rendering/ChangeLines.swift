@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The −/+ lines under a `state.changed` event in the timeline: core's compact change text
 /// (``ChangeText``), `−` lines red and `+` lines green on a terminal, at most

@@ -1,3 +1,4 @@
+import LoupeSession
 /// The dim `   1.750ms      #4` column that starts every timeline line, appended in place.
 ///
 /// Same text as `style.dim(leftPad(Formatting.time(time), 12) + " " + leftPad("#\(seq)", 7))`,

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The text views of an event stream: the timeline (`--format text`) and the
 /// `_printChanges`-style lines (`--format changes`).

@@ -3,6 +3,7 @@ import Foundation
 import LoupeCore
 import LoupeRPC
 import Synchronization
+import LoupeSession
 
 /// Serves a trace file over the protocol, as if the recorded program were running: what
 /// `loupe replay` connects to an editor's stdin/stdout.
@@ -145,7 +146,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
         let query = StateQuery(states: states!)
         do throws(StateQuery.Failure) {
           let seq = try query.seq(request.at)
-          _ = try query.stores(matching: Glob(escaping: request.store), atSeq: seq)
+          _ = try query.stores(matching: Glob.literal(request.store), atSeq: seq)
           let state = try query.state(of: request.store, atSeq: seq, path: path)
           return .success(.init(store: request.store, seq: seq, state: state.value, approximate: state.approximate))
         } catch {

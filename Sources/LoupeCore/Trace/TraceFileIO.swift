@@ -8,20 +8,20 @@
 
 /// The few POSIX calls trace files need, with `EINTR` retried and `errno` turned into text.
 /// Platform code lives here so the reader and writer stay platform-free.
-enum TraceFileIO {
+package enum TraceFileIO {
   /// An `errno` value.
-  struct Failure: Error, Equatable {
+  package struct Failure: Error, Equatable {
     var code: Int32
-    var message: String { TraceFileIO.message(code) }
+    package var message: String { TraceFileIO.message(code) }
   }
 
   /// The message for an `errno` value, e.g. `No space left on device`.
-  static func message(_ code: Int32) -> String {
+  package static func message(_ code: Int32) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(cString: text)
   }
 
-  static func openForReading(_ path: String) -> Result<Int32, Failure> {
+  package static func openForReading(_ path: String) -> Result<Int32, Failure> {
     while true {
       let fd = open(path, O_RDONLY | O_CLOEXEC)
       if fd >= 0 {
@@ -46,29 +46,14 @@ enum TraceFileIO {
   }
 
   /// The size of a regular file, or `nil` for pipes, terminals and the like.
-  /// What tells one version of a regular file from another: device, inode, size and
-  /// modification time (to the nanosecond). `nil` for anything but a regular file.
-  static func identity(_ fd: Int32) -> TraceReader.FileIdentity? {
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    #if canImport(Darwin)
-      let modified = info.st_mtimespec
-    #else
-      let modified = info.st_mtim
-    #endif
-    return TraceReader.FileIdentity(
-      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
-      modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec))
-  }
-
-  static func regularFileSize(_ fd: Int32) -> Int? {
+  package static func regularFileSize(_ fd: Int32) -> Int? {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(info.st_size)
   }
 
   /// Reads up to `count` bytes into `buffer`; 0 at end of file.
-  static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, Failure> {
+  package static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, Failure> {
     while true {
       let n = read(fd, buffer, count)
       if n >= 0 { return .success(n) }
@@ -97,7 +82,7 @@ enum TraceFileIO {
     ftruncate(fd, off_t(length)) == 0
   }
 
-  static func closeDescriptor(_ fd: Int32) -> Int32? {
+  package static func closeDescriptor(_ fd: Int32) -> Int32? {
     // After EINTR the descriptor state is unspecified on Linux; do not retry.
     close(fd) == 0 ? nil : errno
   }

@@ -45,14 +45,14 @@ public struct TraceHeader: Sendable, Hashable {
 
 extension TraceHeader {
   /// Why a first line is not a header this build can read.
-  enum Problem: Error, Equatable {
+  package enum Problem: Error, Equatable {
     case notATrace(String)
     case unsupportedVersion(Int)
   }
 
   /// Decodes a header line. `program`, `pid` and `startedAt` are read leniently (a
   /// hand-written trace may leave them out); `format` and `version` must be right.
-  init(line: some Collection<UInt8>) throws(Problem) {
+  package init(line: some Collection<UInt8>) throws(Problem) {
     let json: JSON
     do {
       json = try JSONParser.parse(line)
@@ -86,7 +86,7 @@ extension TraceHeader {
 
   /// Whether an incomplete first line could be the start of a header, so a file cut short
   /// inside it is reported as truncated rather than foreign.
-  static func couldBeStart(of partial: some Collection<UInt8>) -> Bool {
+  package static func couldBeStart(of partial: some Collection<UInt8>) -> Bool {
     let expected = Array(#"{"format":"loupe-trace""#.utf8)
     var compact: [UInt8] = []
     for byte in partial where !(byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A) {

@@ -8,12 +8,12 @@
 
 /// Thin, retrying wrappers over the POSIX calls the transport needs. Platform code lives here
 /// and in the other `Transport/` files; framing and messages know nothing of it.
-enum Posix {
+package enum Posix {
   /// A failed system call: its name and `errno`.
-  struct Failure: Error, CustomStringConvertible {
-    var call: String
-    var errno: Int32
-    var description: String { "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))" }
+  package struct Failure: Error, CustomStringConvertible {
+    package var call: String
+    package var errno: Int32
+    package var description: String { "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))" }
   }
 
   /// Ignores SIGPIPE for the whole process (once), so writing to a vanished peer is an
@@ -23,7 +23,7 @@ enum Posix {
   }()
 
   /// A pipe whose both ends are close-on-exec: `(read, write)`.
-  static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
+  package static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
     // Atomically with pipe2 where there is one, so that a program another thread launches
     // meanwhile cannot inherit an end.
@@ -48,7 +48,7 @@ enum Posix {
     if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
   }
 
-  static func setNonBlocking(_ fd: Int32) {
+  package static func setNonBlocking(_ fd: Int32) {
     let flags = fcntl(fd, F_GETFL)
     if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
   }
@@ -120,22 +120,7 @@ enum Posix {
     return !(result > 0 && pollFD.revents != 0)
   }
 
-  static func closeDescriptor(_ fd: Int32) {
+  package static func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
-  }
-}
-
-extension Posix {
-  /// Makes a spawned program start with only descriptors 0, 1 and 2: not the pipes, sockets
-  /// and files of this process (nor those of a library that forgot close-on-exec), which
-  /// would otherwise stay open as long as the program runs — a pipe's reader would never see
-  /// its end. Uses `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run
-  /// time; without it, close-on-exec is all there is.
-  static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-    #if canImport(Glibc)
-      typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-      guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-      _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
-    #endif
   }
 }

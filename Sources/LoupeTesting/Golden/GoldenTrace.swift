@@ -1,4 +1,5 @@
 import Foundation
+import LoupeSession
 
 extension DiagnosticStream {
   /// The environment variable that makes every golden-trace assertion record its fixture

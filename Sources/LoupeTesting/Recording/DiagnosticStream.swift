@@ -1,4 +1,5 @@
 import Synchronization
+import LoupeSession
 
 /// A stream of diagnostic events to assert on: what a ``DiagnosticRecorder`` captured from
 /// the stores of a test, or what a ``RecordedTrace`` read from a `.loupe` file.

@@ -1,3 +1,4 @@
+import LoupeSession
 /// A `.loupe` trace file read back, to run the same assertions on as on a live recording:
 /// a trace attached to a bug report becomes a test.
 ///

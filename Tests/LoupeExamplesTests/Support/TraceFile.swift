@@ -1,6 +1,7 @@
 import Foundation
 import Loupe
 import Testing
+@testable import LoupeSession
 
 /// A trace file read in full with core's `TraceReader`, checked to be whole.
 struct TraceFile {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import LoupeRPC
+@testable import LoupeClient
 
 /// A built executable (`loupe`, `loupe-examples`) run as a real child process, with its output
 /// captured as it comes so a test can wait for a line, feed it input, signal it and collect
@@ -39,7 +40,7 @@ final class ChildProcess: Sendable {
     posix_spawn_file_actions_adddup2(&actions, input.read, 0)
     posix_spawn_file_actions_adddup2(&actions, output.write, 1)
     posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-    Posix.closeOtherDescriptors(&actions)
+    SpawnPlatform.closeOtherDescriptors(&actions)
     let argv = ([self.executable] + arguments).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {

@@ -1,6 +1,7 @@
 import Foundation
 import LoupeCore
 import Testing
+@testable import LoupeSession
 
 /// Reads a trace the way `loupe show` does and checks it holds a gap-free run of events.
 struct TraceCheck {

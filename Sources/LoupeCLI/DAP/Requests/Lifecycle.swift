@@ -1,6 +1,8 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
+import LoupeSession
+import LoupeClient
 
 /// `initialize`, `launch`, `attach`, `configurationDone`, `disconnect`, `terminate`.
 extension DAPSession {

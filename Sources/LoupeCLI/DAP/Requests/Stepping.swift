@@ -1,5 +1,7 @@
 import LoupeCore
 import LoupeRPC
+import LoupeSession
+import LoupeClient
 
 /// A step that found nothing yet in a live program: the first new event that satisfies it
 /// stops the view there.

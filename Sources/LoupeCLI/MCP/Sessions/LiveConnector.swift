@@ -1,6 +1,8 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
+import LoupeSession
+import LoupeClient
 
 /// Connects a live session: launches the program with `LOUPE=stdio` (or connects to its
 /// socket), records every event it sends to the session's scratch trace as it comes, and does

@@ -9,6 +9,8 @@ import Foundation
 import LoupeCore
 import LoupeRPC
 import Synchronization
+import LoupeSession
+import LoupeClient
 
 /// One session `loupe_open` opened: a trace file, or a live program (launched, or attached
 /// over its socket) whose events are recorded, as they come, to a trace file of the session's

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The head of answers about a session: what program, how many events so far, and how it is
 /// doing. Read from the session model.

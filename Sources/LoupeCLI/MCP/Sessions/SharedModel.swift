@@ -1,5 +1,6 @@
 import Foundation
 import LoupeCore
+import LoupeSession
 
 /// One MCP session's ``SessionModel`` — the model `show`, `replay` and `dap` read too — behind
 /// a lock: a live session's events are appended on its client's reader thread while tools

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// How big an answer may be: what keeps every `loupe mcp` result small enough for a model's
 /// context, whatever the program or trace holds.

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe_doctor`: the known pitfalls in the session so far, with the `loupe doctor` analysis.
 enum DoctorTool: LoupeTool {

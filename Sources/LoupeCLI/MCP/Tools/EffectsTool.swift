@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe_effects`: the effects running at a moment, and the ones that ended, with durations
 /// and who cancelled them.

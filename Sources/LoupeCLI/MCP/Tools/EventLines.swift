@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// One event as a line of an answer, in `loupe show`'s style, with where in the code it came
 /// from (`source`, CONTRACT §9) as `file:line`.

@@ -1,5 +1,6 @@
 import Foundation
 import LoupeCore
+import LoupeSession
 
 /// `loupe_save`: writes the session so far as a trace file.
 enum SaveTool: LoupeTool {

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The `session` argument every tool but `loupe_open` takes, and reading its trace.
 enum SessionArgument {

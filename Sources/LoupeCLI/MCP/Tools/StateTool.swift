@@ -63,7 +63,7 @@ enum StateTool: LoupeTool {
       }
       var value = state.value
       for component in path.components {
-        guard let child = SessionModel.child(value, component) else {
+        guard let child = StateRebuilder.child(value, component) else {
           throw ToolFailure(
             "no-such-path",
             "\(store) has no value at '\(path)' right after #\(at)\(state.approximate ? " (as far as this trace tells: it holds changes, not a snapshot of this store)" : ""). Ask for a shorter path; its members are listed in loupe_state without 'path'.")

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe_stats`: counts and durations, with the `loupe stats` analysis.
 enum StatsTool: LoupeTool {

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe_stores`: the stores alive at a moment, as a tree.
 enum StoresTool: LoupeTool {

@@ -1,5 +1,6 @@
 import Foundation
 import LoupeCore
+import LoupeSession
 
 /// `loupe_timeline`: the session's events, one line each in `loupe show`'s style, filtered
 /// and paged by `seq`.

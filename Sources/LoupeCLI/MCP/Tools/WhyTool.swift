@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// `loupe_why`: why an event happened, and what it caused.
 enum WhyTool: LoupeTool {

@@ -1,3 +1,4 @@
+import LoupeSession
 /// Text built as UTF-8 bytes, for the timeline's fast path: pieces are copied into one buffer
 /// (one bounds check and one `memcpy` each), nothing is made into a `String` on the way.
 struct TextBytes: ~Copyable {

@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The details of each kind the timeline writes from bytes (see `TimelineRenderer+Lines.swift`):
 /// each reads and checks its members as decoding would, writes what ``TimelineRenderer``'s

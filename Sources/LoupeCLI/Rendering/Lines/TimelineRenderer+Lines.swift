@@ -1,4 +1,5 @@
 import LoupeCore
+import LoupeSession
 
 /// The timeline (`--format text`) written straight from a trace line's bytes: the same text
 /// as decoding the line and calling ``TimelineRenderer/render(_:format:shown:)``, without

@@ -1,0 +1,153 @@
+import LoupeCore
+/// The session so far, indexed by `seq`, by store and by cause: the one model every front end
+/// reads (`show`, `stats`, `doctor`, `replay`, `dap`, `mcp`; DESIGN "one session model, many
+/// front ends"). The API below is stable: later changes only add to it.
+///
+/// **Feeding it.** ``init(tracePath:)`` reads a trace file once, streaming, and keeps an index
+/// (each event's `seq`, kind, store, cause and the offset of its line) instead of the events:
+/// an event is read back from the file by offset when asked for (recently read ones are
+/// cached). ``init()`` + ``append(_:)`` takes live events one at a time (e.g. from a
+/// `LoupeClient`), after every event already in it; those are kept in memory.
+///
+/// **Positions.** Most queries take and return *positions* (`Int` indices into the session's
+/// events, in `seq` order); ``index(ofSeq:)`` and ``firstIndex(atOrAfterSeq:)`` turn a `seq`
+/// into one, ``seq(at:)`` back. `seq` may have gaps (dropped events, a filtered recording).
+///
+/// | question | API |
+/// |---|---|
+/// | the event numbered `seq` | ``event(seq:)``, ``event(at:)``, ``eventJSON(at:)``; without reading it back: ``seq(at:)``, ``kind(at:)``, ``kindName(at:)``, ``store(at:)`` |
+/// | events in a `seq` range, filtered, at most `limit` | ``events(from:through:filter:limit:)`` |
+/// | a store's events / actions | ``indices(ofStore:)``, ``actionIndices(ofStore:)`` |
+/// | what caused this event | ``cause(of:)``: a change's or an effect's action; the effect that sent an action (origin `effect`); the parent store's action (origin `parent`); the action that cancelled an effect (`by`), else the effect's start; the start of a finished effect; a derived value's action; a snapshot's action |
+/// | what this event caused | ``consequences(of:)`` (the reverse links, in order) |
+/// | stores alive at a moment | ``stores(at:)`` (type, parent, identity at that moment) |
+/// | effects | ``effect(_:)``, ``effects``, ``span(ofEffect:)``, ``runningEffects(at:)``, ``endedEffects(at:)``, ``runningEffects(of:at:)`` — ``EffectRecord``: store, cause, cancel id, source, end (`completed`/`failed`/`cancelled` with reason and `by`), duration |
+/// | a store's state at any moment | ``state(of:at:)``, ``state(of:atSeq:path:)`` → ``RebuiltState`` (value + `approximate`), CONTRACT §10, rule in ``StateRebuilder`` |
+/// | source lines | ``indices(atLine:)``, ``hasSource(at:line:)``, ``namesSourcePath(_:)``, ``source(of:)`` |
+///
+/// **Cost.** Memory follows the index: about 40 bytes per event plus per-store position lists
+/// (a file-backed session holds no events). A state query starts from the store's last
+/// snapshot (or a checkpoint of a state it rebuilt before, every
+/// ``StateRebuilder/checkpointSpacing`` changes) and applies the changes after it; the store's
+/// snapshot policy bounds them (CONTRACT §10: 1000 actions by default). Nothing re-reads the
+/// trace from its start.
+///
+/// Not thread-safe: use a session from one thread (or actor) at a time.
+///
+/// ```swift
+/// let model = try SessionModel(tracePath: "bug.loupe")
+/// let index = model.index(ofSeq: 42)!
+/// model.cause(of: index)                                       // the position of what caused #42
+/// model.state(of: "AppFeature#1/pages[id: 2]", at: index)      // its state right after #42
+/// model.state(of: "AppFeature#1", atSeq: 42, path: "pages[id: 2].count")
+/// ```
+public final class SessionModel {
+  /// Kinds the index tells apart without decoding an event (``kind(at:)``).
+  public enum Kind: UInt8, Sendable {
+    case action, change, effectStarted, effectEnded, storeCreated, storeDestroyed, identity, snapshot, other
+  }
+
+  package struct Entry {
+    package var seq: Int
+    package var kind: Kind
+    /// Index into `storeNames`, or -1.
+    package var store: Int32
+    /// Position of the cause event, or -1.
+    package var cause: Int32
+    /// The consequences, as a list linked through the entries: first and last, and the next
+    /// consequence of this entry's cause.
+    package var firstConsequence: Int32 = -1
+    package var lastConsequence: Int32 = -1
+    package var nextSibling: Int32 = -1
+  }
+
+  package var entries: [Entry] = []
+  /// Each event's exact `kind`, as an index into `kindNames` (so a filter on kinds and stores
+  /// can skip events without reading them back).
+  package var kindCodes: [UInt16] = []
+  package var kindNames: [String] = []
+  package var kindIDs: [String: UInt16] = [:]
+  package let storage: EventStorage
+  package var storeNames: [String] = []
+  package var storeIDs: [String: Int32] = [:]
+  package var storeInfos: [StoreInfo] = []
+  /// Every event of each store, and its actions, as positions.
+  package var storeEvents: [[Int32]] = []
+  package var storeActions: [[Int32]] = []
+  /// Each store's lives: (created, destroyed) positions.
+  package var lives: [[(created: Int, destroyed: Int?)]] = []
+  /// Each store's identities, from the position they began at.
+  package var identities: [[(from: Int, identity: String)]] = []
+  package var effectRecords: [Int: EffectRecord] = [:]
+  /// Effect ids in the order they started.
+  package var effectOrder: [Int] = []
+  package var storeEffects: [[Int]] = []
+  /// Events with a source location, by line.
+  package var byLine: [Int: [Int32]] = [:]
+  package var sourcePaths: Set<String> = []
+  package var stateIndex = StateIndex()
+
+  /// An empty session, for live events.
+  public init() {
+    storage = .memory([])
+  }
+
+  /// Indexes a whole trace (one pass); the events stay in the file.
+  public init(tracePath: String) throws(TraceError) {
+    let reader = try TraceReader(path: tracePath)
+    let file = try TraceLineFile(path: tracePath)
+    storage = .file(file, offsets: [], lengths: [])
+    while let item = try reader.next() {
+      guard let event = item.event else { continue }
+      storage.appendLocation(offset: item.offset, length: item.bytes.count)
+      add(event)
+    }
+    self.header = reader.header
+    self.damage = (reader.malformedLineCount, reader.truncation)
+  }
+
+  /// The trace's header, for a session read from a file.
+  public private(set) var header: TraceHeader?
+  /// Lines a trace reader skipped, and a truncated last line.
+  public private(set) var damage: (malformedLines: Int, truncation: TraceReader.Truncation?) = (0, nil)
+
+  /// Adds a live event (after every event already in the session). An event whose `seq` is
+  /// not above the last one's is ignored (a replayed duplicate).
+  public func append(_ event: Event) {
+    if let last = entries.last, event.seq <= last.seq { return }
+    storage.append(event)
+    add(event)
+  }
+
+  /// How many events the session has.
+  public var count: Int { entries.count }
+
+  /// The event at `index`.
+  public func event(at index: Int) -> Event { storage.event(at: index) }
+
+  /// The event numbered `seq`, if the session has it.
+  public func event(seq: Int) -> Event? { index(ofSeq: seq).map(event(at:)) }
+
+  /// What the event at `index` is, from the index (no file read).
+  public func kind(at index: Int) -> Kind { entries[index].kind }
+
+  /// The event at `index` as its JSON object (as on the wire).
+  public func eventJSON(at index: Int) -> JSON { storage.json(at: index) }
+
+  /// The position of the event numbered `seq`.
+  public func index(ofSeq seq: Int) -> Int? {
+    let low = firstIndex(atOrAfterSeq: seq)
+    return low < entries.count && entries[low].seq == seq ? low : nil
+  }
+
+  /// The first position whose `seq` is at least `seq` (``count`` when there is none).
+  public func firstIndex(atOrAfterSeq seq: Int) -> Int {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let mid = (low + high) / 2
+      if entries[mid].seq < seq { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+}
