@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in fuzz/Harnesses/ into fuzz/out/bin/, with AddressSanitizer.
 #
-# LoupeCore and LoupeRPC are compiled from their sources as static libraries with
+# LoupeCore, LoupeRPC and LoupeSession are compiled from their sources as static libraries with
 # -sanitize=fuzzer,address (coverage + ASan, no main), then each harness is linked against
 # them; libFuzzer supplies main(). Everything is rebuilt only when a source is newer than
 # its output. Usage: fuzz/build-fuzzers.sh [HARNESS...]   (default: all)
@@ -26,7 +26,7 @@ library() {
   local name=$1
   local sources
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
-  if stale "$out/lib/lib$name.a" "${sources[@]}" "$0" $( [ "$name" = LoupeRPC ] && echo "$out/lib/libLoupeCore.a" ); then
+  if stale "$out/lib/lib$name.a" "${sources[@]}" "$0" $( [ "$name" != LoupeCore ] && echo "$out/lib/libLoupeCore.a" ); then
     echo "fuzz: compiling $name (${#sources[@]} files)"
     swiftc "${flags[@]}" -wmo -num-threads 2 -enable-testing -I "$out/lib" -module-name "$name" \
       -emit-module -emit-module-path "$out/lib/$name.swiftmodule" \
@@ -34,14 +34,16 @@ library() {
   fi
 }
 
-# harness NAME FILE [rpc]: links fuzz/out/bin/fuzz-NAME (with LoupeRPC and the server
-# support when `rpc` is given).
+# harness NAME FILE [rpc|session]: links fuzz/out/bin/fuzz-NAME (with LoupeRPC and the
+# server support for `rpc`, with the trace reader's LoupeSession for `session`).
 harness() {
-  local name=$1 file=$2 rpc=${3:-}
+  local name=$1 file=$2 with=${3:-}
   local sources=("fuzz/Harnesses/$file" fuzz/Support/FuzzInput.swift) libs=(-lLoupeCore)
-  if [ -n "$rpc" ]; then
+  if [ "$with" = rpc ]; then
     sources+=(fuzz/Support/FuzzServer.swift)
     libs=(-lLoupeRPC -lLoupeCore)
+  elif [ "$with" = session ]; then
+    libs=(-lLoupeSession -lLoupeCore)
   fi
   if stale "$out/bin/fuzz-$name" "${sources[@]}" "$out/lib" "$0"; then
     echo "fuzz: linking fuzz-$name"
@@ -52,6 +54,7 @@ harness() {
 
 library LoupeCore
 library LoupeRPC
+library LoupeSession
 
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] || wanted=(frames messages session json trace)
@@ -61,7 +64,7 @@ for name in "${wanted[@]}"; do
     messages) harness messages MessageFuzzer.swift rpc ;;
     session) harness session SessionFuzzer.swift rpc ;;
     json) harness json JSONParserFuzzer.swift ;;
-    trace) harness trace TraceReaderFuzzer.swift ;;
+    trace) harness trace TraceReaderFuzzer.swift session ;;
     *) echo "fuzz: unknown harness '$name' (frames, messages, session, json, trace)" >&2; exit 2 ;;
   esac
 done

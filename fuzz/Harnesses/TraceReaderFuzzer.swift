@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import LoupeCore
+@testable import LoupeSession
 
 /// `trace`: arbitrary file contents through `TraceReader`, with small input-chosen chunk and
 /// line limits so the buffering and skipping paths are reached.
