@@ -233,6 +233,114 @@ class TraceTests(unittest.TestCase):
         a.close()
 
 
+class EditorTripTests(unittest.TestCase):
+    """What nvim-dap and vimspector tripped on (issue 33, items 1-4)."""
+
+    def elsewhere(self):
+        # Seed 000 as recorded on another machine: its #filePaths do not exist here.
+        path = TMP / "elsewhere.loupe"
+        text = SEED000.read_text().replace(json.dumps(str(ROOT))[1:-1], "/Users/someone/work/loupe")
+        self.assertIn("/Users/someone/work/loupe/Sources/LoupeExamples/Pages/", text)
+        path.write_text(text)
+        return path
+
+    def stop_at_cancellation(self, a):
+        a.ok("setExceptionBreakpoints", {"filters": ["effect-cancelled-by-another-store"]})
+        a.ok("configurationDone")
+        stop = a.event("stopped")
+        return stop, a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"]
+
+    def test_a_change_frame_has_its_actions_line_and_no_label_hint(self):
+        a = open_trace()
+        a.ok("setFunctionBreakpoints", {"breakpoints": [{"name": "PageFeature.Action.timerTicked"}]})
+        a.ok("configurationDone")
+        stop = a.event("stopped")
+        a.ok("stepIn", {"threadId": stop["threadId"]})
+        self.assertIn("state.changed", a.event("stopped")["text"])
+        frames = a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"]
+        change, action = frames[0], frames[1]
+        self.assertNotIn("presentationHint", change)
+        self.assertEqual((change["source"]["path"], change["line"]), (action["source"]["path"], action["line"]))
+        self.assertGreater(change["line"], 0)
+        a.ok("disconnect")
+        a.close()
+
+    def test_sources_of_another_machine_are_found_under_the_source_root(self):
+        a = open_trace(self.elsewhere(), sourceRoot=str(ROOT))
+        _, frames = self.stop_at_cancellation(a)
+        self.assertEqual(frames[0]["source"]["path"], str(ROOT / "Sources/LoupeExamples/Pages/PageFeature.swift"))
+        self.assertIn(".cancellable(id: CancelID.timer", line_of(frames[0]["source"], frames[0]["line"]))
+        # a breakpoint set on the local file hits the recorded one
+        pager = str(ROOT / "Sources/LoupeExamples/Pages/Pager.swift")
+        a.ok("setExceptionBreakpoints", {"filters": []})
+        answer = a.ok("setBreakpoints", {"source": {"path": pager}, "breakpoints": [{"line": 53}]})
+        self.assertEqual([b["verified"] for b in answer["breakpoints"]], [True])
+        a.ok("disconnect")
+        a.close()
+
+    def test_sources_of_another_machine_follow_the_source_map(self):
+        a = open_trace(self.elsewhere(), sourceMap=[["/Users/someone/work/loupe", str(ROOT)]])
+        _, frames = self.stop_at_cancellation(a)
+        self.assertEqual(frames[1]["source"]["path"], str(ROOT / "Sources/LoupeExamples/Pages/Pager.swift"))
+        self.assertIn(".send(.onAppear)", line_of(frames[1]["source"], frames[1]["line"]))
+        a.ok("disconnect")
+        a.close()
+
+    def test_a_source_not_on_this_machine_says_so(self):
+        a = open_trace(self.elsewhere())  # the adapter runs in Tests/dap: nothing to find
+        _, frames = self.stop_at_cancellation(a)
+        source = frames[0]["source"]
+        self.assertNotIn("path", source)
+        self.assertEqual((source["name"], source["origin"]), ("PageFeature.swift", "not on this machine"))
+        text = a.ok("source", {"source": source, "sourceReference": source["sourceReference"]})["content"]
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "// LoupeExamples/PageFeature.swift is not on this machine.")
+        self.assertEqual(lines[1], "// It was recorded at /Users/someone/work/loupe/Sources/LoupeExamples/Pages/PageFeature.swift.")
+        self.assertIn('"sourceMap"', lines[2])
+        self.assertGreaterEqual(len(lines), frames[0]["line"])  # no cursor outside the buffer
+        a.ok("disconnect")
+        a.close()
+
+    def test_goto_targets_say_how_many_were_left_out(self):
+        path = TMP / "many.loupe"
+        events = [{"format": "loupe-trace", "version": 1, "program": "many", "pid": 1, "startedAt": "2026-01-01T00:00:00Z"},
+                  {"seq": 1, "time": 0, "kind": "store.created", "store": "Tap#1", "type": "Tap", "parent": None, "identity": "i1"}]
+        for n in range(130):
+            events.append({"seq": 2 + n, "time": 1 + n, "kind": "action.received", "store": "Tap#1", "action": "Tap.Action.tap",
+                           "value": "tap", "origin": "send", "source": {"file": "App/Tap.swift", "line": 7}})
+        path.write_text("\n".join(json.dumps(e) for e in events) + "\n")
+        a = open_trace(path, stopOnEntry=True)
+        a.ok("configurationDone")
+        a.event("stopped")
+        targets = a.ok("gotoTargets", {"source": {"name": "Tap.swift"}, "line": 7})["targets"]
+        self.assertEqual(len(targets), 101)
+        self.assertEqual(targets[99]["id"], 101)
+        self.assertEqual((targets[100]["id"], targets[100]["label"]),
+                         (102, "… 30 more events from this line: this goes to #102, the next of them"))
+        a.ok("disconnect")
+        a.close()
+
+    def test_pause_stops_on_the_paused_threads_latest_event(self):
+        a = open_trace(stopOnEntry=True)
+        a.ok("configurationDone")
+        a.event("stopped")
+        threads = {t["name"]: t["id"] for t in a.ok("threads")["threads"]}
+        a.ok("goto", {"threadId": 1, "targetId": 40})
+        a.event("stopped")
+        threads.update({t["name"]: t["id"] for t in a.ok("threads")["threads"]})
+        first = threads["PageFeature#1"]
+        a.ok("pause", {"threadId": first})
+        stop = a.event("stopped")
+        self.assertEqual((stop["reason"], stop["threadId"]), ("pause", first))
+        self.assertIn(" PageFeature#1", stop["text"])
+        seq = int(stop["text"].split(" ")[0][1:])
+        # nothing of PageFeature#1 comes after it in the recording
+        later = [json.loads(l) for l in SEED000.read_text().splitlines()[1:]]
+        self.assertFalse([e for e in later if e["seq"] > seq and e.get("store") == "PageFeature#1"])
+        a.ok("disconnect")
+        a.close()
+
+
 class LiveTests(unittest.TestCase):
     def launch(self, **extra):
         a = Adapter()
@@ -400,8 +508,8 @@ class DocumentationTests(unittest.TestCase):
         self.assertEqual((debugger["type"], debugger["runtime"], debugger["runtimeArgs"]), ("loupe", "loupe", ["dap"]))
         self.assertNotIn("program", debugger)  # VS Code would look for it in the extension's folder
         attributes = debugger["configurationAttributes"]
-        self.assertEqual(set(attributes["launch"]["properties"]), {"program", "args", "cwd", "env", "trace", "filter", "stopOnEntry"})
-        self.assertEqual(set(attributes["attach"]["properties"]), {"socket", "filter", "stopOnEntry"})
+        self.assertEqual(set(attributes["launch"]["properties"]), {"program", "args", "cwd", "env", "trace", "filter", "sourceMap", "sourceRoot", "stopOnEntry"})
+        self.assertEqual(set(attributes["attach"]["properties"]), {"socket", "filter", "sourceMap", "sourceRoot", "stopOnEntry"})
         for snippet in debugger["configurationSnippets"]:
             self.assertEqual(snippet["body"]["type"], "loupe")
 

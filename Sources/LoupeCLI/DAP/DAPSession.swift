@@ -46,6 +46,8 @@ actor DAPSession {
   var breakpoints = DAPBreakpoints()
   var references = DAPReferences()
   var threads = DAPThreads()
+  /// Where the files the frames name are on this machine (`sourceMap`, `sourceRoot`).
+  var sources = DAPSources()
   /// A live step that found no target yet: the next event that satisfies it stops there.
   var pendingStep: PendingStep?
   /// Events up to this index were written to the console (`output`) and announced (`thread`).

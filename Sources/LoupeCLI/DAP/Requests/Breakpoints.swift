@@ -23,7 +23,7 @@ extension DAPSession {
       let breakpoint = DAPBreakpoints.Line(id: breakpoints.newID(), file: file, line: line)
       set.append(breakpoint)
       let known = model.indices(atLine: line).contains { index in
-        EventDescription.source(model.event(at: index)).map(file.matches) == true
+        EventDescription.source(model.event(at: index)).map { sources.matches(file, $0) } == true
       }
       var answer: JSONObject = ["id": .int(breakpoint.id), "verified": .bool(known || isLive), "line": .int(clientLine)]
       if !known {
@@ -150,7 +150,7 @@ extension DAPSession {
     var notes: [String] = []
     if let location = EventDescription.source(event) {
       for list in breakpoints.lines.values {
-        for line in list where line.line == location.line && line.file.matches(location) {
+        for line in list where line.line == location.line && sources.matches(line.file, location) {
           ids.append(line.id)
           reason = reason ?? "breakpoint"
           notes.append("line \(location.shortDescription)")

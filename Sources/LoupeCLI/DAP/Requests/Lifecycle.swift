@@ -148,6 +148,7 @@ extension DAPSession {
 
   private func readCommonOptions(_ arguments: DAPArguments) throws(DAPError) {
     stopOnEntry = try arguments.bool("stopOnEntry") ?? false
+    try readSourceOptions(arguments)
     if let json = arguments.value("filter") {
       do {
         filter = try EventFilter(json: json)
@@ -206,5 +207,37 @@ extension DAPSession {
       let status = await program?.waitForExit()
       await self?.liveEnded(status: status)
     }
+  }
+
+  /// `sourceMap` (`[[recorded, local], …]` as lldb-dap takes it, or `{recorded: local}`),
+  /// `sourceRoot`, and `cwd`: where the files a recording names are on this machine.
+  private func readSourceOptions(_ arguments: DAPArguments) throws(DAPError) {
+    let command = arguments.command
+    var pairs: [(from: String, to: String)] = []
+    switch arguments.value("sourceMap") {
+    case nil, .null?:
+      break
+    case .array(let items)?:
+      for item in items {
+        guard let pair = item.arrayValue, pair.count == 2, let from = pair[0].stringValue, let to = pair[1].stringValue else {
+          throw DAPError(.invalidArguments, "'\(command)': 'sourceMap' entries are [recorded prefix, local prefix] pairs of strings.")
+        }
+        pairs.append((from, to))
+      }
+    case .object(let members)?:
+      for member in members {
+        guard let to = member.value.stringValue else {
+          throw DAPError(.invalidArguments, "'\(command)': 'sourceMap' values must be strings ('\(member.key)' is \(member.value.typeName)).")
+        }
+        pairs.append((member.key, to))
+      }
+    case let other?:
+      throw DAPError(.invalidArguments, "'\(command)': 'sourceMap' must be an array of [recorded, local] pairs or an object, not \(other.typeName).")
+    }
+    var roots: [String] = []
+    for root in [try arguments.string("sourceRoot"), try arguments.string("cwd"), FileManager.default.currentDirectoryPath] {
+      if let root, !root.isEmpty, !roots.contains(root) { roots.append(root) }
+    }
+    sources = DAPSources(sourceMap: pairs, roots: roots)
   }
 }

@@ -40,20 +40,27 @@ extension DAPSession {
     let start = max(0, try request.arguments.int("startFrame") ?? 0)
     let levels = try request.arguments.int("levels") ?? 0
     let end = levels > 0 ? min(chain.count, start + levels) : chain.count
+    // A frame with no line of its own (a change, a store's creation) shows the line of the
+    // nearest cause that has one — a change its action's — so that editors, which select
+    // the first frame with a source, select this one and show the state it stopped at.
+    var locations = chain.map { EventDescription.source(model.event(at: $0)) }
+    for position in locations.indices.reversed().dropFirst() where locations[position] == nil {
+      locations[position] = locations[position + 1]
+    }
     var frames: [JSON] = []
     if start < end {
-      for index in chain[start..<end] {
+      for position in start..<end {
+        let index = chain[position]
         let event = model.event(at: index)
         let id = references.add(DAPReferences.Frame(index: index, thread: thread))
         var frame: JSONObject = ["id": .int(id), "name": .string(EventDescription.frameName(event))]
-        if let location = EventDescription.source(event) {
-          frame["source"] = EventDescription.dapSource(location)
+        if let location = locations[position] {
+          frame["source"] = sources.source(for: location)
           frame["line"] = .int(line(location.line))
           frame["column"] = .int(line(1))
         } else {
           frame["line"] = 0
           frame["column"] = 0
-          frame["presentationHint"] = "label"
         }
         frames.append(.object(frame))
       }

@@ -101,14 +101,22 @@ extension DAPSession {
     return nil
   }
 
-  /// `pause`: a running live view stops at the present (the latest event).
+  /// `pause`: the view stops at the latest event of the thread (store) the user paused, or at
+  /// the present (the latest event) for the session thread or a store with no event yet.
   func pause(_ request: DAPRequest) throws(DAPError) {
     try requireOpen(request.command)
+    let thread = try request.arguments.int("threadId")
     channel.respond(to: request)
     pendingStep = nil
-    if model.count > 0 {
-      stopAt(stop?.index ?? model.count - 1, reason: "pause", description: "Paused the view at the present (the program runs on)")
+    guard model.count > 0 else { return }
+    let present = model.count - 1
+    if let thread, thread != DAPThreads.sessionThread, threads.isKnown(thread),
+      let latest = model.lastIndex(atOrBefore: present, store: threads.store(of: thread))
+    {
+      stopAt(latest, reason: "pause", description: "Paused the view at \(threads.store(of: thread) ?? "the store")'s latest event (the program runs on)", thread: thread)
+      return
     }
+    stopAt(stop?.index ?? present, reason: "pause", description: "Paused the view at the present (the program runs on)")
   }
 
   /// `goto`: jump to an event; the target id is its `seq`.
@@ -121,8 +129,10 @@ extension DAPSession {
     stopAt(index, reason: "goto", description: nil, thread: thread ?? stop.thread)
   }
 
+  static let maximumGotoTargets = 100
+
   /// `gotoTargets`: the events that came from a line (their `seq`s are the targets), oldest
-  /// first, at most 100.
+  /// first, at most ``maximumGotoTargets``, then one target saying how many more there are.
   func gotoTargets(_ request: DAPRequest) throws(DAPError) {
     try requireOpen(request.command)
     let arguments = request.arguments
@@ -130,10 +140,22 @@ extension DAPSession {
     guard let source = try arguments.nested("source") else { throw DAPError(.invalidArguments, "'gotoTargets' needs 'source'.") }
     let file = DAPSourceMatch(path: try source.string("path"), name: try source.string("name"))
     var targets: [JSON] = []
-    for index in model.indices(atLine: line) where targets.count < 100 {
+    var more = 0
+    var next: Int?
+    for index in model.indices(atLine: line) {
       let event = model.event(at: index)
-      guard let location = EventDescription.source(event), location.line == line, file.matches(location) else { continue }
-      targets.append(["id": .int(event.seq), "label": .string(EventDescription.stopText(event)), "line": .int(self.line(line))])
+      guard let location = EventDescription.source(event), location.line == line, sources.matches(file, location) else { continue }
+      if targets.count < Self.maximumGotoTargets {
+        targets.append(["id": .int(event.seq), "label": .string(EventDescription.stopText(event)), "line": .int(self.line(line))])
+      } else {
+        more += 1
+        next = next ?? event.seq
+      }
+    }
+    if let next {
+      // The rest are not listed: this last target says how many, and goes to the first of them.
+      let label = "… \(more) more event\(more == 1 ? "" : "s") from this line: this goes to #\(next), the next of them"
+      targets.append(["id": .int(next), "label": .string(label), "line": .int(self.line(line))])
     }
     channel.respond(to: request, body: ["targets": .array(targets)])
   }
