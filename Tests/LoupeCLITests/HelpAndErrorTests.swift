@@ -94,7 +94,7 @@ import Testing
     ),
     (
       ["export", "a.loupe"],
-      "Error: Missing '--chrome-trace OUT' (the export format and where to write it)\nUsage: loupe export FILE --chrome-trace OUT\nSee 'loupe export --help'.\n"
+      "Error: Missing an output: '--otlp OUT', '--otlp-endpoint URL', '--perfetto OUT' or '--chrome-trace OUT'\nUsage: loupe export TRACE... [--otlp OUT] [--otlp-endpoint URL] [--perfetto OUT] [--chrome-trace OUT]\nSee 'loupe export --help'.\n"
     ),
     (["shwo"], "Error: Unknown command 'shwo'. Did you mean 'show'?\nUsage: loupe <subcommand>\nSee 'loupe --help'.\n"),
     (["frobnicate"], "Error: Unknown command 'frobnicate'\nUsage: loupe <subcommand>\nSee 'loupe --help'.\n"),
