@@ -5,8 +5,9 @@ import LoupeCore
 /// - The run is a root span (`run PROGRAM`); each store's lifetime is a span (`store NAME`)
 ///   under its parent store's span, or under the run's.
 /// - An action is a span named by its label under its store's span, from its
-///   `action.received` to the last event it caused before the store's next action; an action
-///   an effect sent links to that effect's span (`loupe.link = "sent_by"`).
+///   `action.received` to the last event it caused before the next action (see
+///   ``OpenActions``); an action an effect sent links to that effect's span
+///   (`loupe.link = "sent_by"`).
 /// - An effect is a span under the action that started it, ending when it finishes (status
 ///   ERROR with the message when it failed) or is cancelled; a cancellation by an action
 ///   links to that action's span (`loupe.link = "cancelled_by"`), in any store.
@@ -16,7 +17,7 @@ import LoupeCore
 /// - Every span and event carries `loupe.seq`; source locations are `code.file.path` and
 ///   `code.line.number`. Values are the trace's own, redacted where it was recorded redacted.
 ///
-/// Only open spans are kept: the run, live stores, each store's current action, running effects.
+/// Only open spans are kept: the run, live stores, the actions being processed, running effects.
 struct OTLPExporter {
   private let identity: ExportIdentity
   private var run: OTLPSpan
@@ -87,7 +88,7 @@ struct OTLPExporter {
         span.links.append(OTLPSpan.Link(spanID: identity.id(.effect, effect), attributes: [("loupe.link", .string("sent_by"))]))
       }
       span.attributes += OTLPSpan.code(e.source)
-      if let closed = actions.open(seq: event.seq, store: e.store, time: event.time, info: span) { emit(closed) }
+      for closed in actions.open(seq: event.seq, store: e.store, time: event.time, closesOthers: e.origin != .parent, info: span) { emit(closed) }
     case .stateChanged(let e):
       let changes = compact(.array(e.changes.map(\.json)))
       let spanEvent = OTLPSpan.Event(

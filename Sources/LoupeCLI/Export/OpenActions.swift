@@ -1,10 +1,13 @@
-/// The action each store is processing, for exporters that write an action once they know
+/// The actions being processed, for exporters that write an action once they know
 /// everything it caused.
 ///
-/// A store's action stays open from its `action.received` until the store's next action, the
-/// store's end or the end of the trace; events caused by it meanwhile (state changes, effects
-/// started, derived recomputations, cancellations) extend its end and may add to its `info`.
-/// Memory is bounded by the number of stores, not events.
+/// An action stays open from its `action.received` until the next action sent by the program
+/// or an effect (stores process one action at a time, on the main actor; an action a parent
+/// routes to a child, origin `parent`, is part of its parent's processing and closes
+/// nothing), its store's next action, its store's end or the end of the trace, as
+/// ``ReducerTiming`` reads reducer time. Events caused by it meanwhile (state changes,
+/// effects started, derived recomputations, cancellations) extend its end and may add to its
+/// `info`. Memory is bounded by the actions of one processing, not by events or stores.
 struct OpenActions<Info> {
   struct Action {
     var seq: Int
@@ -21,9 +24,15 @@ struct OpenActions<Info> {
   /// The `seq` of the action received last.
   private var latest: Int?
 
-  /// Opens `seq` for `store`, returning the store's action it closes, if any.
-  mutating func open(seq: Int, store: String, time: Double, info: Info) -> Action? {
-    let closed = close(store: store, at: time)
+  /// Opens `seq` for `store`, returning the actions it closes, in `seq` order: every open one
+  /// when `closesOthers` (a new processing), else the store's own.
+  mutating func open(seq: Int, store: String, time: Double, closesOthers: Bool, info: Info) -> [Action] {
+    var closed: [Action] = []
+    if closesOthers {
+      closed = closeAll(at: time)
+    } else if let action = close(store: store, at: time) {
+      closed = [action]
+    }
     byStore[store] = Action(seq: seq, store: store, start: time, end: time, info: info)
     storeOfSeq[seq] = store
     latest = seq
@@ -64,12 +73,15 @@ struct OpenActions<Info> {
     return action
   }
 
-  /// Closes every open action, in `seq` order.
-  mutating func closeAll() -> [Action] {
-    defer {
-      byStore.removeAll()
-      storeOfSeq.removeAll()
+  /// Closes every open action, in `seq` order, each ending before `time` when given.
+  mutating func closeAll(at time: Double? = nil) -> [Action] {
+    guard !byStore.isEmpty else { return [] }
+    var closed = byStore.values.sorted { $0.seq < $1.seq }
+    if let time {
+      for index in closed.indices { closed[index].end = max(closed[index].start, min(closed[index].end, time)) }
     }
-    return byStore.values.sorted { $0.seq < $1.seq }
+    byStore.removeAll(keepingCapacity: true)
+    storeOfSeq.removeAll(keepingCapacity: true)
+    return closed
   }
 }

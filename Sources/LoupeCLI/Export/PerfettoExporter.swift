@@ -7,7 +7,8 @@ import LoupeCore
 ///   effects run on lanes under the store's track (`effects 1`, `effects 2`, …): a lane is
 ///   reused once its effect ended, so overlapping effects show side by side.
 /// - Slices: a store's lifetime; its actions, each from `action.received` to the last event
-///   it caused before the store's next action; effects from start to finish or cancellation.
+///   it caused before the next action (see ``OpenActions``); effects from start to finish or
+///   cancellation.
 ///   State changes, derived recomputations, identity changes and warnings are instants.
 /// - Flows (arrows): an action to each effect it started, an effect to each action it sent
 ///   (from a `send` instant on the effect's lane), and the cancelling action to the
@@ -105,7 +106,7 @@ struct PerfettoExporter {
         instant(on: running.track, time > running.start ? time - 1 : running.start, "send \(e.action)", "effect", [seq], flows: [flow])
         info.terminatingFlows.append(flow)
       }
-      if let closed = actions.open(seq: event.seq, store: e.store, time: event.time, info: info) { emit(closed) }
+      for closed in actions.open(seq: event.seq, store: e.store, time: event.time, closesOthers: e.origin != .parent, info: info) { emit(closed) }
     case .stateChanged(let e):
       actions.update(e.cause, causedAt: event.time)
       instant(on: storeTrack(e.store), time, e.summary, "state", [seq, ("cause", .int(e.cause))])
