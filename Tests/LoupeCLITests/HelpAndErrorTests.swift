@@ -89,8 +89,8 @@ import Testing
       "Error: Unknown option '--knd'. Did you mean '--kind'?\nUsage: loupe show FILE [FILTER] [--format text|json|changes]\nSee 'loupe show --help'.\n"
     ),
     (
-      ["stats", "a.loupe", "b.loupe"],
-      "Error: Unexpected argument 'b.loupe'\nUsage: loupe stats FILE [--json]\nSee 'loupe stats --help'.\n"
+      ["state", "a.loupe", "b.loupe", "--store", "A"],
+      "Error: Unexpected argument 'b.loupe'\nUsage: loupe state FILE --store GLOB [--at SEQ] [--path PATH] [--format text|json]\nSee 'loupe state --help'.\n"
     ),
     (
       ["export", "a.loupe"],
