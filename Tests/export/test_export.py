@@ -284,6 +284,10 @@ class Receiver:
                 assert self.path == "/v1/traces", self.path
                 assert self.headers["Content-Type"] == "application/json", self.headers["Content-Type"]
                 status = receiver.always or (receiver.answers.pop(0) if receiver.answers else 200)
+                if status == "drop":  # the connection lost: no answer at all
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 if status == 200:
                     request = ExportTraceServiceRequest()
                     json_format.Parse(body, request)
@@ -359,6 +363,14 @@ class EndpointTests(unittest.TestCase):
             receiver.close()
         self.assertEqual(receiver.spans, self.expected)
         self.assertEqual(max(receiver.spans.values()), 1)
+
+    def test_a_lost_connection_is_retried(self):
+        receiver = Receiver(answers=["drop", 200, "drop"])
+        try:
+            loupe("export", str(self.big), SEED000, "--otlp-endpoint", receiver.url, env=self.env)
+        finally:
+            receiver.close()
+        self.assertEqual(receiver.spans, self.expected)
 
     def test_unreachable_endpoint_exits_3_saying_what_was_delivered(self):
         with socket.socket() as s:

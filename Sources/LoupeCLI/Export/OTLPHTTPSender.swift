@@ -119,7 +119,8 @@ struct URLSessionOTLPTransport: OTLPTransport {
           continuation.resume(returning: .connectionFailed("no HTTP response"))
           return
         }
-        let text = data.map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? ""
+        // The start of the answer, on one line, for the error message.
+        let text = data.map { String(decoding: $0.prefix(300), as: UTF8.self) }?.split(whereSeparator: \.isNewline).joined(separator: " ") ?? ""
         let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         continuation.resume(returning: .answered(status: http.statusCode, retryAfter: retryAfter, body: text))
       }
