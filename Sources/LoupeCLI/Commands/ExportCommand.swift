@@ -114,6 +114,7 @@ struct ExportCommand: Command {
       TraceInput.reportDamage(reader, in: context)
     }
     try files.finish()
+    context.stdout.flush()
     if let sender, let endpoint {
       context.note("\(Formatting.plural(sender.deliveredSpans, "span")) delivered to \(endpoint.absoluteString) in \(Formatting.plural(sender.deliveredRequests, "request")).")
     }
