@@ -64,6 +64,18 @@ import Testing
     #expect(sleeps.waited.withLock { $0 } == [.seconds(3), .seconds(30)])
   }
 
+  @Test func aPartialSuccessCountsTheRejectedSpans() async throws {
+    let body = #"{"partialSuccess":{"rejectedSpans":"2","errorMessage":"span too old"}}"#
+    let transport = ScriptedTransport([.answered(status: 200, retryAfter: nil, body: body)])
+    var sender = OTLPSender(transport: transport, sleep: Sleeps().sleep)
+    try await sender.send(Self.request)
+    #expect(sender.deliveredSpans == 5)
+    #expect(sender.rejectedSpans == 2)
+    #expect(sender.rejection == "span too old")
+    #expect(OTLPSender.rejected(in: #"{"partialSuccess":{}}"#).spans == 0)
+    #expect(OTLPSender.rejected(in: "{}").spans == 0)
+  }
+
   @Test func endpointURLs() {
     #expect(URLSessionOTLPTransport.tracesURL("http://localhost:4318")?.absoluteString == "http://localhost:4318/v1/traces")
     #expect(URLSessionOTLPTransport.tracesURL("http://localhost:4318/")?.absoluteString == "http://localhost:4318/v1/traces")

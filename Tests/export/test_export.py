@@ -300,7 +300,7 @@ class Receiver:
                         sum(len(s["spans"]) for r in json.loads(body)["resourceSpans"] for s in r["scopeSpans"])
                     if receiver.posts == receiver.fail_after:
                         receiver.always = 503
-                reply = b"{}"
+                reply = receiver.reply
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(reply)))
@@ -311,6 +311,7 @@ class Receiver:
                 pass
 
         self.fail_after = None
+        self.reply = b"{}"
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -371,6 +372,17 @@ class EndpointTests(unittest.TestCase):
         finally:
             receiver.close()
         self.assertEqual(receiver.spans, self.expected)
+
+    def test_a_partial_success_is_reported(self):
+        receiver = Receiver()
+        receiver.reply = b'{"partialSuccess":{"rejectedSpans":"1","errorMessage":"span too old"}}'
+        try:
+            run = loupe("export", SEED000, "--otlp-endpoint", receiver.url, env=self.env)
+        finally:
+            receiver.close()
+        delivered = sum(receiver.spans.values()) - 1
+        self.assertIn(f"note: {delivered} spans delivered to {receiver.url}/v1/traces in 1 request.", run.stderr)
+        self.assertIn("warning: the endpoint rejected 1 span: span too old.", run.stderr)
 
     def test_unreachable_endpoint_exits_3_saying_what_was_delivered(self):
         with socket.socket() as s:

@@ -117,6 +117,9 @@ struct ExportCommand: Command {
     context.stdout.flush()
     if let sender, let endpoint {
       context.note("\(Formatting.plural(sender.deliveredSpans, "span")) delivered to \(endpoint.absoluteString) in \(Formatting.plural(sender.deliveredRequests, "request")).")
+      if sender.rejectedSpans > 0 {
+        context.warn("the endpoint rejected \(Formatting.plural(sender.rejectedSpans, "span"))\(sender.rejection.map { ": \($0)" } ?? "").")
+      }
     }
     return ExitStatus.success
   }

@@ -2,6 +2,7 @@
   import FoundationNetworking
 #endif
 import Foundation
+import LoupeCore
 
 /// What one POST of a request body came to.
 enum OTLPPostResult: Sendable, Equatable {
@@ -52,6 +53,10 @@ struct OTLPSender {
   private(set) var deliveredSpans = 0
   /// Requests the endpoint accepted.
   private(set) var deliveredRequests = 0
+  /// Spans the endpoint said it rejected in requests it otherwise accepted (OTLP's
+  /// `partialSuccess`), and the first reason it gave.
+  private(set) var rejectedSpans = 0
+  private(set) var rejection: String?
 
   init(
     transport: any OTLPTransport, policy: OTLPRetryPolicy = OTLPRetryPolicy(),
@@ -71,8 +76,11 @@ struct OTLPSender {
       switch result {
       case .answered(let status, let after, let body):
         if (200..<300).contains(status) {
-          deliveredSpans += request.spans
+          let rejected = Self.rejected(in: body)
+          deliveredSpans += max(0, request.spans - rejected.spans)
           deliveredRequests += 1
+          rejectedSpans += rejected.spans
+          if rejected.spans > 0, rejection == nil { rejection = rejected.message }
           return
         }
         reason = body.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(body)"
@@ -85,6 +93,17 @@ struct OTLPSender {
       await sleep(policy.delay(after: attempt, retryAfter: retryAfter))
       attempt += 1
     }
+  }
+}
+
+extension OTLPSender {
+  /// `{"partialSuccess": {"rejectedSpans": "3", "errorMessage": "…"}}` in a success answer.
+  static func rejected(in body: String) -> (spans: Int, message: String?) {
+    guard body.contains("rejectedSpans"), let answer = try? JSONParser.parse(body), let partial = answer["partialSuccess"] else {
+      return (0, nil)
+    }
+    let spans = partial["rejectedSpans"].flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } } ?? 0
+    return (spans, partial["errorMessage"]?.stringValue)
   }
 }
 
@@ -119,8 +138,10 @@ struct URLSessionOTLPTransport: OTLPTransport {
           continuation.resume(returning: .connectionFailed("no HTTP response"))
           return
         }
-        // The start of the answer, on one line, for the error message.
-        let text = data.map { String(decoding: $0.prefix(300), as: UTF8.self) }?.split(whereSeparator: \.isNewline).joined(separator: " ") ?? ""
+        // The answer on one line: its start for an error message, all of a small one for a
+        // partial success.
+        let limit = (200..<300).contains(http.statusCode) ? 65_536 : 300
+        let text = data.map { String(decoding: $0.prefix(limit), as: UTF8.self) }?.split(whereSeparator: \.isNewline).joined(separator: " ") ?? ""
         let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         continuation.resume(returning: .answered(status: http.statusCode, retryAfter: retryAfter, body: text))
       }
