@@ -46,6 +46,22 @@ import Testing
       ])
   }
 
+  @Test func aStoreSeenOnlyInAnIdentityChangeGetsItsTrack() {
+    let header = TraceHeader(program: "P", pid: 1, startedAt: "2026-01-01T00:00:00Z")
+    var exporter = PerfettoExporter(header: header)
+    exporter.add(Event(seq: 1, time: 0, payload: .identityChanged(IdentityChanged(store: "Lone#1", identity: "i1", previous: nil, reason: .created))))
+    exporter.finish()
+    let bytes = exporter.takeBytes()
+    let identity = ExportIdentity(header: header)
+    var descriptor = ProtobufWriter()
+    PerfettoPackets.write(
+      .init(uuid: identity.id(.store, "Lone#1"), parent: identity.id(.run, 0), name: "Lone#1", chronologicalChildren: true), to: &descriptor)
+    let expected = descriptor.bytes
+    let at = (0...(bytes.count - expected.count)).first { Array(bytes[$0..<($0 + expected.count)]) == expected }
+    #expect(at != nil)  // described, before its identity change
+    #expect(at.map { $0 + expected.count < bytes.count } == true)
+  }
+
   @Test func seed000HasAFlowForEveryCause() throws {
     let reader = try TraceReader(path: Fixtures.path("../../LoupeTestingTests/Fixtures/pages-shared-cancellation.loupe"))
     var exporter = PerfettoExporter(header: reader.header)

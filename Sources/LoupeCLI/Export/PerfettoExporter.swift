@@ -155,12 +155,11 @@ struct PerfettoExporter {
     isFinished = true
     for action in actions.closeAll() { emit(action) }
     for effect in effects.keys.sorted() { end(effect: effect, at: lastTime, [("stillRunning", .bool(true))]) }
-    for (store, track) in stores.sorted(by: { $0.key < $1.key }) {
-      for instant in early.removeValue(forKey: store) ?? [] { write(instant) }
-      if track.alive { write(.init(time: lastTime, type: .sliceEnd, track: track.uuid)) }
+    // Stores seen only in identity changes get their track now (which writes those).
+    for store in early.keys.sorted() { _ = storeTrack(store) }
+    for (_, track) in stores.sorted(by: { $0.key < $1.key }) where track.alive {
+      write(.init(time: lastTime, type: .sliceEnd, track: track.uuid))
     }
-    for (_, instants) in early.sorted(by: { $0.key < $1.key }) { for instant in instants { write(instant) } }
-    early.removeAll()
   }
 
   // MARK: - Tracks and slices
