@@ -33,6 +33,39 @@ import Testing
     #expect(Array(first[1].prefix(2)) == [0x0A, 0x04])  // Trace.packet: the sequence's first packet
   }
 
+  /// Seed 000: each effect cancelled by another page's action links to that action's span.
+  @Test func seed000CancellationsLinkTheCancellingActionAcrossStores() throws {
+    let seed000 = Fixtures.path("../../LoupeTestingTests/Fixtures/pages-shared-cancellation.loupe")
+    let run = try BuiltProducts.run("loupe", ["export", seed000, "--otlp", "-"])
+    #expect(run.status == 0)
+    func attributes(_ owner: [String: Any]) -> [String: String] {
+      var out: [String: String] = [:]
+      for attribute in owner["attributes"] as? [[String: Any]] ?? [] {
+        let value = attribute["value"] as! [String: Any]
+        out[attribute["key"] as! String] = (value["stringValue"] ?? value["intValue"]).map { "\($0)" }
+      }
+      return out
+    }
+    var spans: [String: [String: Any]] = [:]
+    for line in run.stdout.split(separator: "\n") {
+      let request = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      for resource in request["resourceSpans"] as! [[String: Any]] {
+        for scope in resource["scopeSpans"] as! [[String: Any]] {
+          for span in scope["spans"] as! [[String: Any]] { spans[span["spanId"] as! String] = span }
+        }
+      }
+    }
+    var acrossStores = 0
+    for effect in spans.values where (effect["name"] as! String).hasPrefix("effect ") {
+      guard let link = (effect["links"] as? [[String: Any]])?.first(where: { attributes($0)["loupe.link"] == "cancelled_by" }) else { continue }
+      let action = try #require(spans[link["spanId"] as! String], "the cancelling action's span is exported")
+      #expect(attributes(action)["loupe.seq"] == attributes(link)["loupe.cause"])
+      #expect(attributes(action)["loupe.store"] == attributes(link)["loupe.store"])
+      if attributes(action)["loupe.store"] != attributes(effect)["loupe.store"] { acrossStores += 1 }
+    }
+    #expect(acrossStores == 11)  // doctor: "This happened 11 times in all."
+  }
+
   @Test func usageErrors() throws {
     let cases: [([String], String)] = [
       (["export", counter], "Error: Missing an output: '--otlp OUT', '--otlp-endpoint URL', '--perfetto OUT' or '--chrome-trace OUT'"),
