@@ -27,6 +27,7 @@ for f in Tests/LoupeCLITests/Fixtures/*.loupe Tests/LoupeTestingTests/Fixtures/*
   run "$b.state.at" state "$f" --store '*' --at 5
   run "$b.state.json" state "$f" --store '*#1' --format json
   run "$b.export" export "$f" --chrome-trace /dev/stdout
+  run "$b.otlp" export "$f" --otlp -
   printf 'Content-Length: 58\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' >"$out/.in"
   printf 'Content-Length: 71\r\n\r\n{"jsonrpc":"2.0","id":2,"method":"loupe/subscribe","params":{"history":true}}' >>"$out/.in"
   "$loupe" replay "$f" <"$out/.in" >"$out/$b.replay.out" 2>"$out/$b.replay.err"; echo $? >"$out/$b.replay.status"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LoupeCLI
+import LoupeSession
 
 /// Paths of the committed fixtures and goldens.
 enum Fixtures {

@@ -89,12 +89,12 @@ import Testing
       "Error: Unknown option '--knd'. Did you mean '--kind'?\nUsage: loupe show FILE [FILTER] [--format text|json|changes]\nSee 'loupe show --help'.\n"
     ),
     (
-      ["stats", "a.loupe", "b.loupe"],
-      "Error: Unexpected argument 'b.loupe'\nUsage: loupe stats FILE [--json]\nSee 'loupe stats --help'.\n"
+      ["state", "a.loupe", "b.loupe", "--store", "A"],
+      "Error: Unexpected argument 'b.loupe'\nUsage: loupe state FILE --store GLOB [--at SEQ] [--path PATH] [--format text|json]\nSee 'loupe state --help'.\n"
     ),
     (
       ["export", "a.loupe"],
-      "Error: Missing '--chrome-trace OUT' (the export format and where to write it)\nUsage: loupe export FILE --chrome-trace OUT\nSee 'loupe export --help'.\n"
+      "Error: Missing an output: '--otlp OUT', '--otlp-endpoint URL', '--perfetto OUT' or '--chrome-trace OUT'\nUsage: loupe export TRACE... [--otlp OUT] [--otlp-endpoint URL] [--perfetto OUT] [--chrome-trace OUT]\nSee 'loupe export --help'.\n"
     ),
     (["shwo"], "Error: Unknown command 'shwo'. Did you mean 'show'?\nUsage: loupe <subcommand>\nSee 'loupe --help'.\n"),
     (["frobnicate"], "Error: Unknown command 'frobnicate'\nUsage: loupe <subcommand>\nSee 'loupe --help'.\n"),

@@ -85,12 +85,16 @@ extension ReliabilitySuites {
         ["show", trace], ["show", trace, "--format", "json"], ["show", trace, "--format", "changes"],
         ["show", trace, "--store", "Vault*"], ["stats", trace], ["stats", trace, "--json"], ["doctor", trace],
         ["doctor", trace, "--json"], ["export", trace, "--chrome-trace", chrome],
+        ["export", trace, "--otlp", directory.file("otlp.jsonl"), "--perfetto", directory.file("trace.pftrace")],
       ] {
         let run = try ChildProcess.run("loupe", arguments, environment: environment)
         #expect(run.status != nil, "loupe \(arguments.joined(separator: " ")) \(run.termination)")
         expectNoSecret((run.stdout + run.stderr).utf8, in: "loupe \(arguments.joined(separator: " "))")
       }
       expectNoSecret(try Data(contentsOf: URL(fileURLWithPath: chrome)), in: "the exported Chrome trace")
+      let otlp = expectNoSecret(try Data(contentsOf: URL(fileURLWithPath: directory.file("otlp.jsonl"))), in: "the exported OTLP")
+      #expect(otlp.contains(RenderMarker.redacted))
+      expectNoSecret(try Data(contentsOf: URL(fileURLWithPath: directory.file("trace.pftrace"))), in: "the exported Perfetto trace")
 
       // Replayed to an editor, state requests included.
       let replay = try ChildProcess("loupe", ["replay", trace], environment: environment, keepStdinOpen: true)

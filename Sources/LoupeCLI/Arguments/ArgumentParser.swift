@@ -70,7 +70,7 @@ enum ArgumentParser {
       let missing = configuration.arguments[parsed.positionals.count]
       throw UsageError("Missing expected argument '\(missing.name)'")
     }
-    if parsed.positionals.count > configuration.arguments.count {
+    if parsed.positionals.count > configuration.arguments.count, configuration.arguments.last?.isRepeated != true {
       throw UsageError("Unexpected argument '\(parsed.positionals[configuration.arguments.count])'")
     }
     return parsed

@@ -25,6 +25,8 @@ struct PositionalSpec: Sendable {
   var name: String
   var help: String
   var isOptional = false
+  /// Takes every further positional too (`TRACE...`); only the last one may.
+  var isRepeated = false
 }
 
 /// An option (`--format json`, `--format=json`) or a flag (`--json`).

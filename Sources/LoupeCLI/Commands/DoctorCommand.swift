@@ -2,7 +2,7 @@ import LoupeCore
 import LoupeSession
 import LoupeClient
 
-/// `loupe doctor FILE [--ignore CODE[,CODE...]] [--json]`
+/// `loupe doctor TRACE... [--ignore CODE[,CODE...]] [--json]`
 struct DoctorCommand: Command {
   static let configuration = CommandConfiguration(
     name: "doctor",
@@ -19,10 +19,13 @@ struct DoctorCommand: Command {
       but whose output did not). Exits with status 1 when it finds a problem, 0 when it finds \
       only notes or nothing. --ignore leaves out findings a team has judged fine.
 
+      Several traces or directories of them (a CI fleet's runs): each finding once, saying \
+      in how many runs and which it appeared, with the details of the first.
+
       Codes: \(Doctor.codes.joined(separator: ", ")).
       """,
-    usage: "FILE [--ignore CODE[,CODE...]] [--json]",
-    arguments: [TraceInput.fileArgument],
+    usage: "TRACE... [--ignore CODE[,CODE...]] [--json]",
+    arguments: [TraceFiles.argument],
     options: [
       .option("--ignore", value: "CODE[,CODE...]", help: "Leave out findings with these codes (see --json or the list above)."),
       .flag("--json", help: "Print the findings as one JSON object."),
@@ -31,14 +34,15 @@ struct DoctorCommand: Command {
       ("loupe doctor bug.loupe", "Check a recording"),
       ("loupe doctor bug.loupe --ignore identity-churn", "Without a check the team has judged fine"),
       ("loupe doctor bug.loupe --json | jq '.problems[].code'", "For scripts"),
+      ("loupe doctor ci-runs/", "Every run of a CI fleet: each finding with the runs it appeared in"),
     ])
 
-  var path: String
+  var paths: [String]
   var json: Bool
   var ignored: Set<String>
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    path = arguments.positionals[0]
+    paths = arguments.positionals
     json = arguments.flag("--json")
     let codes = arguments.list("--ignore") ?? []
     if let unknown = codes.first(where: { !Doctor.isKnownCode($0) }) {
@@ -48,7 +52,9 @@ struct DoctorCommand: Command {
   }
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
-    let reader = try TraceInput.open(path)
+    let files = try TraceFiles.expand(paths)
+    guard files.count == 1, paths.count == 1, files == paths else { return try runMany(files, in: context) }
+    let reader = try TraceInput.open(files[0])
     let progress = TraceInput.progress(for: reader, in: context)
     let doctor = try Doctor.examine(reader, progress: progress)
     progress.finish()
@@ -94,5 +100,35 @@ struct DoctorCommand: Command {
     context.stdout.flush()
     TraceInput.reportDamage(reader, in: context)
     return problems.isEmpty ? ExitStatus.success : ExitStatus.findings
+  }
+
+  /// Several runs: findings grouped by code, with the runs each appeared in.
+  private func runMany(_ files: [String], in context: CommandContext) throws(CommandFailure) -> Int32 {
+    var runs = DoctorRuns()
+    for file in files {
+      let reader = try TraceInput.open(file)
+      let progress = TraceInput.progress(for: reader, in: context)
+      let doctor = try Doctor.examine(reader, progress: progress)
+      progress.finish()
+      let all = doctor.findings()
+      let findings = all.filter { !ignored.contains($0.code) }
+      var warnings: [String] = []
+      if let truncation = reader.truncation { warnings.append(truncation.description) }
+      if reader.malformedLineCount > 0 { warnings.append("\(Formatting.plural(reader.malformedLineCount, "malformed line")) skipped") }
+      let problems = findings.filter { $0.severity == .problem }.count
+      runs.add(
+        DoctorRuns.Run(
+          path: reader.path, program: reader.header.program, events: doctor.events, problems: problems, notes: findings.count - problems,
+          warnings: warnings),
+        findings: findings, ignored: all.count - findings.count)
+      TraceInput.reportDamage(reader, in: context)
+    }
+    if json {
+      context.stdout.line(runs.json().jsonText)
+    } else {
+      context.stdout.write(runs.text(style: context.style))
+    }
+    context.stdout.flush()
+    return runs.hasProblems ? ExitStatus.findings : ExitStatus.success
   }
 }

@@ -2,7 +2,7 @@ import LoupeCore
 import LoupeSession
 import LoupeClient
 
-/// `loupe stats FILE [--json]`
+/// `loupe stats TRACE... [--json]`
 struct StatsCommand: Command {
   static let configuration = CommandConfiguration(
     name: "stats",
@@ -13,34 +13,45 @@ struct StatsCommand: Command {
       it recomputed). Per origin of effects: started, completed, failed, cancelled and still \
       running at the end, with p50/p95 durations. Per derived value: recomputations and how \
       many left the output unchanged. Per store: identity changes (past 1,000 stores, one \
-      row per store shape: AppFeature#*/pages[id: *]).
+      row per store shape: AppFeature#*/pages[id: *]). Several traces or directories of \
+      them: totals and distributions over all the runs.
       """,
-    usage: "FILE [--json]",
-    arguments: [TraceInput.fileArgument],
+    usage: "TRACE... [--json]",
+    arguments: [TraceFiles.argument],
     options: [.flag("--json", help: "Print one JSON object instead of tables.")],
-    examples: [("loupe stats bug.loupe", "Where the time went"), ("loupe stats bug.loupe --json | jq '.effects'", "For scripts")])
+    examples: [
+      ("loupe stats bug.loupe", "Where the time went"), ("loupe stats bug.loupe --json | jq '.effects'", "For scripts"),
+      ("loupe stats ci-runs/", "Over every run of a CI fleet"),
+    ])
 
-  var path: String
+  var paths: [String]
   var json: Bool
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    path = arguments.positionals[0]
+    paths = arguments.positionals
     json = arguments.flag("--json")
   }
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
-    let reader = try TraceInput.open(path)
-    let progress = TraceInput.progress(for: reader, in: context)
-    let statistics = try TraceStatistics.gather(reader, progress: progress)
-    progress.finish()
-    let report = StatsReport(statistics: statistics, header: reader.header, path: reader.path)
+    var statistics = TraceStatistics()
+    var first: (header: TraceHeader, path: String)?
+    var runs: [String] = []
+    for file in try TraceFiles.expand(paths) {
+      let reader = try TraceInput.open(file)
+      let progress = TraceInput.progress(for: reader, in: context)
+      statistics = try TraceStatistics.gather(reader, into: statistics, progress: progress)
+      progress.finish()
+      TraceInput.reportDamage(reader, in: context)
+      if first == nil { first = (reader.header, reader.path) }
+      runs.append(reader.path)
+    }
+    let report = StatsReport(statistics: statistics, header: first!.header, path: first!.path, runs: runs)
     if json {
       context.stdout.line(report.json().jsonText)
     } else {
       context.stdout.write(report.text(style: context.style))
     }
     context.stdout.flush()
-    TraceInput.reportDamage(reader, in: context)
     return ExitStatus.success
   }
 }

@@ -2,15 +2,18 @@ import LoupeCore
 
 /// `loupe stats` output: aligned tables for people, or one JSON object (`--json`).
 package struct StatsReport {
-  package init(statistics: TraceStatistics, header: TraceHeader, path: String) {
+  package init(statistics: TraceStatistics, header: TraceHeader, path: String, runs: [String] = []) {
     self.statistics = statistics
     self.header = header
     self.path = path
+    self.runs = runs
   }
 
   package var statistics: TraceStatistics
   package var header: TraceHeader
   package var path: String
+  /// With several runs: their paths (`path` and `header` are then the first's).
+  package var runs: [String] = []
 
   private var actionRows: [(String, TraceStatistics.ActionRow)] {
     statistics.actions.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
@@ -36,10 +39,14 @@ package struct StatsReport {
   package func text(style: Style) -> String {
     let s = statistics
     var text = ""
-    let program = header.program.isEmpty ? "" : " — \(header.program) (pid \(header.pid))"
-    text += "\(style.bold("Trace"))     \(path)\(program)\n"
-    if !header.startedAt.isEmpty { text += "\(style.bold("Started"))   \(header.startedAt)\n" }
-    let span = (s.lastTime ?? 0) - (s.firstTime ?? 0)
+    if runs.count > 1 {
+      text += "\(style.bold("Runs"))      \(Formatting.count(runs.count)): \(Formatting.runList(runs))\n"
+    } else {
+      let program = header.program.isEmpty ? "" : " — \(header.program) (pid \(header.pid))"
+      text += "\(style.bold("Trace"))     \(path)\(program)\n"
+      if !header.startedAt.isEmpty { text += "\(style.bold("Started"))   \(header.startedAt)\n" }
+    }
+    let span = s.span
     text += "\(style.bold("Events"))    \(Formatting.count(s.events)) over \(Formatting.duration(milliseconds: span))"
     if s.dropped > 0 { text += ", " + style.apply(.boldRed, "\(Formatting.count(s.dropped)) dropped") }
     text += "\n"
@@ -142,7 +149,7 @@ package struct StatsReport {
     var trace: JSON = [
       "path": .string(path), "program": .string(header.program), "pid": .int(header.pid),
       "startedAt": .string(header.startedAt), "events": .int(s.events),
-      "durationMs": Self.milliseconds((s.lastTime ?? 0) - (s.firstTime ?? 0)), "kinds": .object(kinds),
+      "durationMs": Self.milliseconds(s.span), "kinds": .object(kinds),
       "storesCreated": .int(s.storesCreated), "storesDestroyed": .int(s.storesDestroyed), "dropped": .int(s.dropped),
     ]
     if s.identities.grouped, case .object(var object) = trace {
@@ -151,7 +158,7 @@ package struct StatsReport {
       object.append("identityChangesByShape", true)
       trace = .object(object)
     }
-    let result: JSONObject = [
+    var result: JSONObject = [
       "trace": trace,
       "actions": .array(actionRows.map { ["action": .string($0.0), "count": .int($0.1.count), "reducer": distribution($0.1.reducer)] }),
       "effects": .array(
@@ -183,6 +190,10 @@ package struct StatsReport {
         }),
       "warnings": .object(warnings),
     ]
+    if runs.count > 1 {
+      // Several runs: totals over all of them; `trace` describes the first.
+      result.append("runs", .array(runs.map(JSON.string)))
+    }
     return .object(result)
   }
 }

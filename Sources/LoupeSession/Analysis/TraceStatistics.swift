@@ -7,6 +7,8 @@ import LoupeCore
 ///
 /// Reducer time is measured as ``ReducerTiming`` defines it.
 package struct TraceStatistics {
+  package init() {}
+
   package struct ActionRow {
     package var count = 0
     package var reducer = Distribution()
@@ -71,9 +73,32 @@ package struct TraceStatistics {
   /// Effects started and not ended: id → (group, start time).
   private var running: [Int: (key: EffectKey, time: Double)] = [:]
 
+  /// Runs read before the current one (`loupe stats` over several traces), and their time.
+  package private(set) var earlierRuns = 0
+  private var earlierSpan = 0.0
+
+  /// The time the runs read so far cover, in milliseconds: first to last event of each.
+  package var span: Double { earlierSpan + (lastTime ?? 0) - (firstTime ?? 0) }
+
+  /// Begins another run: totals and distributions go on; what ties events of one run
+  /// together (`seq`s, effect ids) starts afresh.
+  mutating package func startRun() {
+    guard events > 0 else { return }
+    earlierRuns += 1
+    earlierSpan = span
+    firstTime = nil
+    lastTime = nil
+    recentActions = RecentActions()
+    reducers = ReducerTiming<String>()
+    running.removeAll()
+  }
+
   /// Reads the rest of `reader` (what `loupe stats` and the MCP tool `loupe_stats` do).
-  package static func gather(_ reader: TraceReader, progress: (any ReadProgress)? = nil) throws(CommandFailure) -> TraceStatistics {
-    var statistics = TraceStatistics()
+  static package func gather(_ reader: TraceReader, into statistics: TraceStatistics = TraceStatistics(), progress: (any ReadProgress)? = nil) throws(CommandFailure)
+    -> TraceStatistics
+  {
+    var statistics = statistics
+    statistics.startRun()
     while let item = try reader.nextItem(), let event = item.event {
       statistics.add(event)
       progress?.update(reader.bytesRead)

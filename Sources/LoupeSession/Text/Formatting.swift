@@ -115,4 +115,10 @@ package enum Formatting {
     }
     return lines
   }
-}
+
+  /// `a.loupe, b.loupe, c.loupe (and 7 more)`.
+  package static func runList(_ paths: [String], count: Int? = nil, limit: Int = 5) -> String {
+    let total = count ?? paths.count
+    let shown = paths.prefix(limit).joined(separator: ", ")
+    return total > min(limit, paths.count) ? "\(shown) (and \(Formatting.count(total - min(limit, paths.count))) more)" : shown
+  }}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import LoupeSession
+
+/// An output file of `loupe export`: where its bytes go and the name errors give it.
+struct ExportFile {
+  var path: String
+  var output: Output
+}
+
+/// The files `loupe export` writes, opened up front (so a bad path fails before any work)
+/// and checked for write errors at the end.
+struct ExportFiles {
+  private var opened: [(file: ExportFile, fd: Int32)] = []
+
+  /// Opens `path` for writing, truncated; `-` is standard output.
+  mutating func create(_ path: String, in context: CommandContext) throws(CommandFailure) -> ExportFile {
+    if path == "-" { return ExportFile(path: "<stdout>", output: context.stdout) }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw CommandFailure("Cannot open '\(path)' for writing: \(String(cString: strerror(errno))).") }
+    let file = ExportFile(path: path, output: Output(file: fd))
+    opened.append((file, fd))
+    return file
+  }
+
+  /// Flushes every file; the first write error is a failure.
+  func finish() throws(CommandFailure) {
+    for (file, _) in opened {
+      file.output.flush()
+      if let code = file.output.errorCode {
+        throw CommandFailure("Cannot write to '\(file.path)': \(String(cString: strerror(code))).")
+      }
+    }
+  }
+
+  mutating func closeAll() {
+    for (file, fd) in opened {
+      file.output.flush()
+      close(fd)
+    }
+    opened.removeAll()
+  }
+}
