@@ -95,25 +95,35 @@ public struct DependencyValues: Sendable {
 
 /// Lazily made default values, by key.
 private final class DefaultValues: Sendable {
-  private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+  /// Each value made, and whether it was a key's missing test value (its live value).
+  private let values = Mutex<[ObjectIdentifier: (value: any Sendable, missing: Bool)]>([:])
 
+  /// The default for `key`. A missing test value is reported every time it is read with a
+  /// reporter, not only when it is made: a read before the reporter is installed (a
+  /// `TestStore`'s `withDependencies` closure reading the key, or setting one of its fields)
+  /// makes the value but does not use it.
   func value<Key: DependencyKey>(
     for key: Key.Type, context: DependencyValues.Context, report: (@Sendable (String) -> Void)?
   ) -> Key.Value {
     let id = ObjectIdentifier(key)
-    if let value = values.withLock({ $0[id] }) as? Key.Value { return value }
+    if let (value, missing) = values.withLock({ $0[id] }), let value = value as? Key.Value {
+      if missing { report?(DependencyNames.name(of: key)) }
+      return value
+    }
     let value: Key.Value
+    var missing = false
     switch context {
     case .live:
       value = Key.liveValue
     case .test:
       let flag = DependencyValues.MissingTestValue.Flag()
       value = DependencyValues.MissingTestValue.$current.withValue(flag) { Key.testValue }
-      if flag.wasMissing.load(ordering: .relaxed) { report?(DependencyNames.name(of: key)) }
+      missing = flag.wasMissing.load(ordering: .relaxed)
+      if missing { report?(DependencyNames.name(of: key)) }
     }
     return values.withLock { values in
-      if let existing = values[id] as? Key.Value { return existing }
-      values[id] = value
+      if let existing = values[id]?.value as? Key.Value { return existing }
+      values[id] = (value, missing)
       return value
     }
   }

@@ -25,6 +25,9 @@ public struct CasePath<Root, Value> {
   public let embed: (Value) -> Root
   /// The value in the case, or `nil` when `root` is another case.
   public let extract: (Root) -> Value?
+  /// The case's path below `Root` as a reader writes it (`factResponse.success`,
+  /// `rows[id: 2].addTapped`), when known: what failure messages name.
+  package var name: String?
 
   /// A case path with both directions given explicitly.
   public init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?) {
@@ -32,11 +35,26 @@ public struct CasePath<Root, Value> {
     self.extract = extract
   }
 
+  init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?, name: String?) {
+    self.embed = embed
+    self.extract = extract
+    self.name = name
+  }
+
   /// A case path from an enum case constructor, e.g. `CasePath(Action.counter)`.
   public init(_ embed: @escaping (Value) -> Root) {
     let cache = CaseNameCache()
     self.embed = embed
     self.extract = { root in CaseReflection.extract(from: root, embed: embed, cache: cache) }
+  }
+}
+
+extension CasePath where Value == Void {
+  /// A case path to a case without a payload, from the case itself:
+  /// `CasePath(case: Action.finished)` (unlabelled, it would be ambiguous with the
+  /// constructor form when `Root` is not known from the context).
+  public init(case value: @autoclosure @escaping () -> Root) {
+    self.init { (_: Void) in value() }
   }
 }
 
@@ -74,6 +92,18 @@ enum CaseReflection {
   }
 
   static func extract<Root, Value>(from root: Root, embed: (Value) -> Root, cache: CaseNameCache) -> Value? {
+    if Value.self == Void.self {
+      // A case without a payload has no `Mirror` child: compare its name with the one the
+      // constructor's value has.
+      let known = cache.name.withLock({ $0 }) ?? {
+        let pointer = _enumCaseName(embed(() as! Value)).map(CaseName.init(pointer:))
+        cache.name.withLock { $0 = pointer }
+        return pointer
+      }()
+      guard let known, let name = _enumCaseName(root), name == known.pointer || strcmp(name, known.pointer) == 0
+      else { return nil }
+      return (() as! Value)
+    }
     if let known = cache.name.withLock({ $0 }) {
       // Fast path: reject other cases by comparing the runtime's case name pointers; only
       // the matching case pays for a `Mirror` to project its payload.

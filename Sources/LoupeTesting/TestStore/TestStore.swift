@@ -90,9 +90,11 @@ public final class TestStore<State: Equatable, Action> {
     let issues = self.issues
     let store = Store(initialState: initialState, bus: recorder.bus, reducer: reducer) { values in
       values.context = .test
-      values.reportMissingTestValue = { key in issues.add(key) }
       values.clock = ownClock
       prepareDependencies(&values)
+      // After the closure: what it reads or sets (`$0.client.fetch = …` reads the client
+      // first) is not a use by the feature.
+      values.reportMissingTestValue = { key in issues.add(key) }
       chosenClock = values.clock
     }
     self.recorder = recorder
