@@ -20,6 +20,7 @@ import Synchronization
 /// ```swift
 /// CasePath(embed: Action.counter, extract: { if case .counter(let a) = $0 { a } else { nil } })
 /// ```
+@dynamicMemberLookup
 public struct CasePath<Root, Value> {
   /// Puts a value into the case.
   public let embed: (Value) -> Root
