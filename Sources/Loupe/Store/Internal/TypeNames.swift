@@ -60,12 +60,18 @@ enum KeyPathNames {
   /// reducer's scopes, the same on every run), Type is the key path's value type.
   nonisolated static func stableDescription(of keyPath: AnyKeyPath) -> String {
     let description = String(describing: keyPath)
+    if let name = ComputedKeyPaths.names.withLock({ $0[description] }) { return "\\Root." + name }
     guard description.contains("<computed 0x") else { return description }
     let number = ComputedKeyPaths.number(of: description, root: type(of: keyPath).rootType)
     let label = "<computed \(number): \(TypeNames.name(of: type(of: keyPath).valueType))>"
     // The computed components' text, from the first one on, becomes the label.
     guard let start = description.range(of: "<computed 0x") else { return description }
     return description[..<start.lowerBound] + label
+  }
+
+  /// Names a key path the description cannot name (`\.$alert.wrappedValue` → `alert`).
+  nonisolated static func name(_ keyPath: AnyKeyPath, _ name: String) {
+    ComputedKeyPaths.names.withLock { $0[String(describing: keyPath)] = name }
   }
 
   /// `\Root.a.b` → `a.b`. Computed properties and other non-field components (which the key
@@ -93,9 +99,11 @@ enum KeyPathNames {
 }
 
 /// The numbers of computed key paths, per root type, in the order they were first named.
-private enum ComputedKeyPaths {
+enum ComputedKeyPaths {
   /// By root type: the descriptions met (the getters' addresses tell them apart in a run).
   private static let numbers = Mutex<[ObjectIdentifier: [String]]>([:])
+  /// Names given to key paths by description (``KeyPathNames/name(_:_:)``).
+  static let names = Mutex<[String: String]>([:])
 
   static func number(of description: String, root: Any.Type) -> Int {
     let root = ObjectIdentifier(root)
