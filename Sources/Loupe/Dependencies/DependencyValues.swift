@@ -62,6 +62,9 @@ public struct DependencyValues: Sendable {
   /// Told the key's name when a key without a test value is used in the test context
   /// (TestStore reports it as a test failure).
   public var reportMissingTestValue: (@Sendable (_ key: String) -> Void)?
+  /// Told the message of ``reportIssue(_:fileID:line:)`` (TestStore reports it as a test
+  /// failure); `nil`: written to standard error.
+  public var reportIssue: (@Sendable (_ message: String) -> Void)?
 
   public init() {}
 
@@ -77,7 +80,9 @@ public struct DependencyValues: Sendable {
   }
 
   /// Whether these are the ambient defaults of a running program: nothing set, live.
-  var isPlainLive: Bool { overrides.isEmpty && context == .live && reportMissingTestValue == nil }
+  var isPlainLive: Bool {
+    overrides.isEmpty && context == .live && reportMissingTestValue == nil && reportIssue == nil
+  }
 
   /// A copy with fresh defaults: the values a new store starts from (overrides are kept).
   func forNewStore() -> DependencyValues {

@@ -213,6 +213,13 @@ public final class Store<State, Action> {
     runtime.actionObserver = observer
   }
 
+  /// The dependencies the store's reducer and the effects it starts from now on see
+  /// (LoupeTesting's `TestStore.dependencies`, changeable between the steps of a test).
+  package var _dependencies: DependencyValues {
+    get { runtime.dependencies ?? DependencyValues.current }
+    set { runtime.dependencies = newValue }
+  }
+
   /// Ends a root store now instead of at release: cancels its effects (reason
   /// `storeDestroyed`) and reports `store.destroyed` for it and its children. No-op on scoped
   /// stores and on a store already ended.

@@ -95,6 +95,7 @@ public final class TestStore<State: Equatable, Action> {
       // After the closure: what it reads or sets (`$0.client.fetch = …` reads the client
       // first) is not a use by the feature.
       values.reportMissingTestValue = { key in issues.add(key) }
+      values.reportIssue = { message in issues.add(message: message) }
       chosenClock = values.clock
     }
     self.recorder = recorder
@@ -189,17 +190,32 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  /// Reports the dependencies used without a test value since the last report.
+  /// Reports the dependencies used without a test value, and the issues the feature reported
+  /// (`reportIssue`, `unimplemented`), since the last report.
   func reportIssues(at site: CallSite) {
-    for key in issues.take() { FailureReporter.fail(TestStoreMessages.missingTestValue(key), at: site) }
+    for message in issues.take() { FailureReporter.fail(message, at: site) }
+  }
+
+  /// The dependencies the store's reducer, and the effects it starts from now on, see:
+  /// change them between the steps of a test (`store.dependencies.uuid = .constant(…)`).
+  public var dependencies: DependencyValues {
+    get { store._dependencies }
+    set { store._dependencies = newValue }
   }
 }
 
-/// Dependency keys used without a test value, reported at the next assertion.
+/// Dependency keys used without a test value and issues reported, as failure messages for the
+/// next assertion.
 final class PendingIssues: Sendable {
-  private let keys = Mutex<[String]>([])
-  func add(_ key: String) { keys.withLock { if !$0.contains(key) { $0.append(key) } } }
-  func take() -> [String] { keys.withLock { keys in defer { keys = [] }; return keys } }
+  private let messages = Mutex<[String]>([])
+  /// A key used without a test value (each key once).
+  func add(_ key: String) {
+    let message = TestStoreMessages.missingTestValue(key)
+    messages.withLock { if !$0.contains(message) { $0.append(message) } }
+  }
+  /// An issue the feature reported.
+  func add(message: String) { messages.withLock { $0.append(message) } }
+  func take() -> [String] { messages.withLock { messages in defer { messages = [] }; return messages } }
 }
 
 extension Exhaustivity {
