@@ -10,7 +10,7 @@ extension TestStore where Action: CasePathable {
     _ casePath: CaseKeyPath<Action, Void>,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-  ) async -> StoreTask {
+  ) async -> TestStoreTask {
     await send(
       Action.casePath(casePath).embed(()), assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
   }
@@ -21,7 +21,7 @@ extension TestStore where Action: CasePathable {
     _ casePath: CaseKeyPath<Action, Value>, _ value: Value,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-  ) async -> StoreTask {
+  ) async -> TestStoreTask {
     await send(
       Action.casePath(casePath).embed(value), assert: assert, fileID: fileID, filePath: filePath, line: line,
       column: column)

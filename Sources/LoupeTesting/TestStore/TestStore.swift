@@ -136,7 +136,7 @@ public final class TestStore<State: Equatable, Action> {
     _ action: Action,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-  ) async -> StoreTask {
+  ) async -> TestStoreTask {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     reportIssues(at: site)
     if !received.isEmpty {
@@ -153,13 +153,13 @@ public final class TestStore<State: Equatable, Action> {
     tasks.append(task)
     guard let processed = sent else {
       FailureReporter.fail("\(TestStoreMessages.label(action)) was not processed: the store has ended.", at: site)
-      return task
+      return TestStoreTask(rawValue: task)
     }
     sent = nil
     checkState(processed, assert: assert, at: site)
     await settle()
     reportIssues(at: site)
-    return task
+    return TestStoreTask(rawValue: task)
   }
 
   /// Compares the state after `processed` with the expected one and moves ``state`` on.

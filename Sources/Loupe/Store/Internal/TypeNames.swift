@@ -22,6 +22,7 @@ enum TypeNames {
   /// description otherwise (`TimerID()`).
   static func cancelIDText(_ id: Any) -> String {
     if let string = id as? String { return string }
+    if let wrapper = id as? AnyHashableSendable { return cancelIDText(wrapper.base) }
     if let caseName = CaseReflection.caseName(of: id) {
       return "\(name(of: type(of: id))).\(caseName)"
     }
