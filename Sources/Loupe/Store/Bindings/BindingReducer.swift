@@ -42,7 +42,7 @@ extension Store where Action: BindableAction, Action.State == State {
   /// "Milk"`. On Apple platforms `@Bindable var store` makes SwiftUI bindings of it
   /// (`$store.query`), as in TCA.
   public subscript<Value: Equatable & Sendable>(dynamicMember keyPath: WritableKeyPath<State, Value> & Sendable) -> Value {
-    get { state[keyPath: keyPath] }
+    get { self[dynamicMember: keyPath as KeyPath<State, Value>] }
     set { send(.binding(.set(keyPath, newValue))) }
   }
 }
