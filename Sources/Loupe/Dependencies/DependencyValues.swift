@@ -21,12 +21,31 @@ import Synchronization
 ///
 /// A key without a `testValue` used under a `TestStore` (LoupeTesting) fails the test and
 /// names the key; the live value is returned so the test can go on.
-public protocol DependencyKey {
-  associatedtype Value: Sendable
+public protocol DependencyKey: TestDependencyKey {
   /// The value in a running program.
   static var liveValue: Value { get }
-  /// The value under test (`TestStore`). By default: none, which fails the test when used.
+
+  // Repeated from TestDependencyKey: without it the compiler does not infer `Value` from
+  // `liveValue` alone (swiftlang/swift#61077).
+  associatedtype Value = Self
   static var testValue: Value { get }
+}
+
+/// A key with the values it has under test and in previews, and no live value of its own
+/// (TCA's `TestDependencyKey`): an interface module's half of a client whose live value is
+/// declared elsewhere, as `DependencyKey`, on the same type. Used in a running program
+/// without that, it takes its test value.
+public protocol TestDependencyKey {
+  associatedtype Value: Sendable
+  /// The value under test (`TestStore`). For a ``DependencyKey``, by default: none, which
+  /// fails the test when used.
+  static var testValue: Value { get }
+  /// The value in previews: by default, the test value.
+  static var previewValue: Value { get }
+}
+
+extension TestDependencyKey {
+  public static var previewValue: Value { testValue }
 }
 
 extension DependencyKey {
@@ -69,7 +88,7 @@ public struct DependencyValues: Sendable {
   public init() {}
 
   /// The value for `key`: the one set, else its default for ``context``.
-  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+  public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
       if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
       return defaults.value(for: key, context: context, report: reportMissingTestValue)
@@ -107,7 +126,7 @@ private final class DefaultValues: Sendable {
   /// reporter, not only when it is made: a read before the reporter is installed (a
   /// `TestStore`'s `withDependencies` closure reading the key, or setting one of its fields)
   /// makes the value but does not use it.
-  func value<Key: DependencyKey>(
+  func value<Key: TestDependencyKey>(
     for key: Key.Type, context: DependencyValues.Context, report: (@Sendable (String) -> Void)?
   ) -> Key.Value {
     let id = ObjectIdentifier(key)
@@ -119,7 +138,7 @@ private final class DefaultValues: Sendable {
     var missing = false
     switch context {
     case .live:
-      value = Key.liveValue
+      value = (Key.self as? any DependencyKey.Type).map { Self.liveValue(of: $0) as! Key.Value } ?? Key.testValue
     case .test:
       let flag = DependencyValues.MissingTestValue.Flag()
       value = DependencyValues.MissingTestValue.$current.withValue(flag) { Key.testValue }
@@ -132,6 +151,10 @@ private final class DefaultValues: Sendable {
       return value
     }
   }
+}
+
+extension DefaultValues {
+  fileprivate static func liveValue<Key: DependencyKey>(of key: Key.Type) -> any Sendable { Key.liveValue }
 }
 
 /// How failures name a key: its type name without the module (`APIClientKey`).

@@ -28,7 +28,7 @@ public struct CasePath<Root, Value> {
   public let extract: (Root) -> Value?
   /// The case's path below `Root` as a reader writes it (`factResponse.success`,
   /// `rows[id: 2].addTapped`), when known: what failure messages name.
-  package var name: String?
+  package var _caseName: String?
 
   /// A case path with both directions given explicitly.
   public init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?) {
@@ -39,7 +39,7 @@ public struct CasePath<Root, Value> {
   init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?, name: String?) {
     self.embed = embed
     self.extract = extract
-    self.name = name
+    self._caseName = name
   }
 
   /// A case path from an enum case constructor, e.g. `CasePath(Action.counter)`.

@@ -10,7 +10,7 @@ extension CasePath {
   /// written as one (`0`, `""`, `false`, `[]`, `nil`, …).
   package var caseText: String? {
     let type = ValueRenderer.typeName(Root.self)
-    if let name { return "\(type).\(name)" + (Value.self == Void.self ? "" : "(…)") }
+    if let name = _caseName { return "\(type).\(name)" + (Value.self == Void.self ? "" : "(…)") }
     guard let sample = EmptyValue.make(Value.self), let caseName = CaseReflection.caseName(of: embed(sample)) else {
       return nil
     }

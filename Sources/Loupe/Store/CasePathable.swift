@@ -43,7 +43,7 @@ extension CasePathable {
   /// The case path at `keyPath`, named after it: `Action.casePath(\.factResponse.success)`.
   public static func casePath<Value>(_ keyPath: KeyPath<AllCasePaths, CasePath<Self, Value>>) -> CasePath<Self, Value> {
     var path = AllCasePaths()[keyPath: keyPath]
-    path.name = CasePathNaming.firstName(of: keyPath).map { $0 + (path.name ?? "") } ?? path.name
+    path._caseName = CasePathNaming.firstName(of: keyPath).map { $0 + (path._caseName ?? "") } ?? path._caseName
     return path
   }
 }
@@ -58,7 +58,7 @@ extension CasePath {
     return CasePath<Root, Next>(
       embed: { embed(inner.embed($0)) },
       extract: { extract($0).flatMap(inner.extract) },
-      name: (name ?? "") + "." + (inner.name ?? "?"))
+      name: (_caseName ?? "") + "." + (inner._caseName ?? "?"))
   }
 
   /// Continues the path into the element with `id`: `\.rows[id: 2].addTapped`.
@@ -72,7 +72,7 @@ extension CasePath {
         guard case .element(let elementID, let action)? = extract(root), elementID == id else { return nil }
         return action
       },
-      name: (name ?? "") + "[id: \(ValueRenderer.render(id).jsonText)]")
+      name: (_caseName ?? "") + "[id: \(ValueRenderer.render(id).jsonText)]")
   }
 }
 

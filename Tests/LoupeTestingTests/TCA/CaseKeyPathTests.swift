@@ -117,7 +117,7 @@ struct RowFeature: Reducer {
 
   @Test func composedCasePathsEmbedAndExtract() {
     let path = FactFeature.Action.casePath(\.rows[id: 2].renamed)
-    #expect(path.name == "rows[id: 2].renamed")
+    #expect(path._caseName == "rows[id: 2].renamed")
     guard case .rows(.element(id: 2, action: .renamed("x"))) = path.embed("x") else {
       Issue.record("embedded the wrong action")
       return

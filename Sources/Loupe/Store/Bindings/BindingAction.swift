@@ -79,3 +79,31 @@ extension BindableAction {
     CasePath(Self.binding).extract(self)
   }
 }
+
+extension CasePath where Value: BindableAction {
+  /// The binding case of a bindable action: `\.todos[id: id].binding.description`.
+  public var binding: CasePath<Root, BindingAction<Value.State>> {
+    let embed = self.embed
+    let extract = self.extract
+    return CasePath<Root, BindingAction<Value.State>>(
+      embed: { embed(Value.binding($0)) }, extract: { extract($0)?.binding }, name: (_caseName ?? "") + ".binding")
+  }
+}
+
+extension CasePath {
+  /// The binding that sets one field: `\.binding.filter` (sent with a value:
+  /// `store.send(\.binding.filter, .completed)`).
+  public subscript<State, Field: Equatable & Sendable>(
+    dynamicMember keyPath: WritableKeyPath<State, Field> & Sendable
+  ) -> CasePath<Root, Field> where Value == BindingAction<State> {
+    let embed = self.embed
+    let extract = self.extract
+    return CasePath<Root, Field>(
+      embed: { embed(.set(keyPath, $0)) },
+      extract: { root in
+        guard let binding = extract(root), binding.keyPath == keyPath else { return nil }
+        return binding.value as? Field
+      },
+      name: (_caseName ?? "") + "." + KeyPathNames.describe(keyPath))
+  }
+}
