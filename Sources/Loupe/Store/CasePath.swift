@@ -50,6 +50,19 @@ public struct CasePath<Root, Value> {
   }
 }
 
+extension CasePath {
+  /// A case path from the constructor of a case with two payload values:
+  /// `CasePath(Action.forecastResponse)` for `case forecastResponse(Int, Result<…>)`.
+  public init<A, B>(_ embed: @escaping (A, B) -> Root) where Value == (A, B) {
+    self.init { (value: (A, B)) in embed(value.0, value.1) }
+  }
+
+  /// A case path from the constructor of a case with three payload values.
+  public init<A, B, C>(_ embed: @escaping (A, B, C) -> Root) where Value == (A, B, C) {
+    self.init { (value: (A, B, C)) in embed(value.0, value.1, value.2) }
+  }
+}
+
 extension CasePath where Value == Void {
   /// A case path to a case without a payload, from the case itself:
   /// `CasePath(case: Action.finished)` (unlabelled, it would be ambiguous with the
