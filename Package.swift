@@ -40,6 +40,9 @@ let package = Package(
     .testTarget(name: "LoupeTestingTests", dependencies: ["LoupeTesting"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeCLITests", dependencies: ["LoupeCLI"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeExamplesTests", dependencies: ["LoupeExamples", "LoupeTesting"], swiftSettings: swiftSettings),
+    // TCA's example apps (Todos, Search, TicTacToe), reducers and tests ported with as few
+    // changes as possible: how close Loupe's spelling is to TCA's (issue 30, docs/store.md).
+    .testTarget(name: "TCAExamplesTests", dependencies: ["Loupe", "LoupeTesting"], swiftSettings: swiftSettings),
     // Malformed input, faults and redaction over real processes (`loupe`, `loupe-examples probe`).
     .testTarget(name: "ReliabilityTests", dependencies: ["Loupe", "LoupeRPC"], swiftSettings: swiftSettings),
   ]
