@@ -91,7 +91,10 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let presented = CasePath<Parent.Action, Child.Action>(
       embed: { toAction.embed(.presented($0)) },
       extract: { if case .presented(let action)? = toAction.extract($0) { action } else { nil } })
-    self.base = _IfLetReducer(parent: parent, toChildState: toChildState, toChildAction: presented, child: child)
+    let dismiss = toAction.embed(.dismiss)
+    self.base = _IfLetReducer(
+      parent: parent, toChildState: toChildState, toChildAction: presented, child: child,
+      liftChildEffect: { Effect(.transform(DismissibleEffect(inner: $0, dismissAction: dismiss))) })
     self.toState = toState
     self.toAction = toAction
   }

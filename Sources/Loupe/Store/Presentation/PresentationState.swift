@@ -19,6 +19,11 @@ public struct PresentationState<State> {
     self.wrappedValue = wrappedValue
   }
 
+  /// Nothing presented: `@PresentationState var alert: AlertState<Alert>?` needs no `= nil`.
+  public init() {
+    self.wrappedValue = nil
+  }
+
   /// `$alert`: the wrapper, for `ifLet(\.$alert, …)`.
   public var projectedValue: Self {
     get { self }
@@ -58,5 +63,16 @@ extension PresentationAction: CasePathable {
         embed: PresentationAction.presented, extract: { if case .presented(let action) = $0 { action } else { nil } },
         name: "presented")
     }
+  }
+}
+
+extension CasePath {
+  /// A presented child's case, without spelling `.presented`: `\.game.quitButtonTapped` for
+  /// `\.game.presented.quitButtonTapped`, as TCA allows.
+  public subscript<ChildAction: CasePathable, Next>(
+    dynamicMember keyPath: KeyPath<ChildAction.AllCasePaths, CasePath<ChildAction, Next>>
+  ) -> CasePath<Root, Next> where Value == PresentationAction<ChildAction> {
+    let presented = self[dynamicMember: \PresentationAction<ChildAction>.AllCasePaths.presented]
+    return presented[dynamicMember: keyPath]
   }
 }

@@ -49,6 +49,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildState: WritableKeyPath<Parent.State, Child.State?>
   let toChildAction: CasePath<Parent.Action, Child.Action>
   let child: Child
+  /// Applied to the child's effects once lifted into the parent (presentation: `dismiss`).
+  var liftChildEffect: ((Effect<Parent.Action>) -> Effect<Parent.Action>)?
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffect = Effect<Parent.Action>.none
@@ -62,6 +64,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
         }
         childEffect = effect.scoped(embed: toChildAction.embed, owner: owner)
+        if let liftChildEffect { childEffect = liftChildEffect(childEffect) }
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
