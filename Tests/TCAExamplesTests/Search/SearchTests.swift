@@ -1,6 +1,5 @@
-import Foundation
-import Loupe
 import LoupeTesting
+import Foundation
 import Testing
 
 @MainActor

@@ -1,4 +1,3 @@
-import Loupe
 import LoupeTesting
 import Testing
 

@@ -2,7 +2,7 @@ import Loupe
 
 public struct NewGame: Reducer {
   public struct State: Equatable {
-    @PresentationState public var game: Game.State?
+    @Presents public var game: Game.State?
     public var oPlayerName = ""
     public var xPlayerName = ""
 

@@ -3,7 +3,7 @@ import Loupe
 
 public struct TwoFactor: Reducer, Sendable {
   public struct State: Equatable {
-    @PresentationState public var alert: AlertState<Action.Alert>?
+    @Presents public var alert: AlertState<Action.Alert>?
     public var code = ""
     public var isFormValid = false
     public var isTwoFactorRequestInFlight = false

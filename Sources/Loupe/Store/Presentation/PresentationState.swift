@@ -1,7 +1,7 @@
 import LoupeCore
 
-/// Optional state a parent presents (TCA's `@Presents`): spell it `@PresentationState`, and
-/// give `\.$alert` to ``Reducer/ifLet(_:action:then:)-(WritableKeyPath<State,PresentationState<ChildState>>,_,_)``.
+/// Optional state a parent presents, spelled `@Presents` as in TCA (a typealias of this
+/// property wrapper; TCA's is a macro) or `@PresentationState`. Give `\.$alert` to ``Reducer/ifLet(_:action:then:)-(WritableKeyPath<State,PresentationState<ChildState>>,_,_)``.
 ///
 /// ```swift
 /// struct State: Equatable {
@@ -30,6 +30,10 @@ public struct PresentationState<State> {
     set { self = newValue }
   }
 }
+
+/// `@Presents var alert: AlertState<Alert>?`: TCA's spelling of ``PresentationState`` (a
+/// macro there, the property wrapper itself here).
+public typealias Presents<State> = PresentationState<State>
 
 extension PresentationState: Equatable where State: Equatable {}
 extension PresentationState: Hashable where State: Hashable {}
