@@ -50,7 +50,21 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildAction: CasePath<Parent.Action, Child.Action>
   let child: Child
   /// Applied to the child's effects once lifted into the parent (presentation: `dismiss`).
-  var liftChildEffect: ((Effect<Parent.Action>) -> Effect<Parent.Action>)?
+  let liftChildEffect: ((Effect<Parent.Action>) -> Effect<Parent.Action>)?
+
+  init(
+    parent: Parent,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: CasePath<Parent.Action, Child.Action>,
+    child: Child,
+    liftChildEffect: ((Effect<Parent.Action>) -> Effect<Parent.Action>)? = nil
+  ) {
+    self.parent = parent
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child
+    self.liftChildEffect = liftChildEffect
+  }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffect = Effect<Parent.Action>.none

@@ -1,3 +1,18 @@
+// TCA's spellings for async work in effects: `Result { try await … }`, `Task.never()`, and
+// `AnyHashableSendable` for cancel ids.
+
+extension Result where Failure == any Error {
+  /// The result of async work, as TCA spells it in effects:
+  /// `await send(.factResponse(Result { try await client.fetch() }))`.
+  public init(catching body: () async throws -> Success) async {
+    do {
+      self = .success(try await body())
+    } catch {
+      self = .failure(error)
+    }
+  }
+}
+
 extension Task where Success == Never, Failure == Never {
   /// Suspends until the task is cancelled, then throws `CancellationError` (TCA's
   /// `Task.never()`): an effect that lives as long as its feature, such as one that holds a
