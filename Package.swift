@@ -47,6 +47,9 @@ let package = Package(
     .testTarget(name: "LoupeTestingTests", dependencies: ["TestSupport", "LoupeTesting", "LoupeSession"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeCLITests", dependencies: ["TestSupport", "LoupeCLI", "LoupeSession"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     .testTarget(name: "LoupeExamplesTests", dependencies: ["TestSupport", "LoupeExamples", "LoupeTesting", "LoupeSession"], swiftSettings: swiftSettings),
+    // TCA's example apps (Todos, Search, TicTacToe), reducers and tests ported with as few
+    // changes as possible: how close Loupe's spelling is to TCA's (issue 30, docs/store.md).
+    .testTarget(name: "TCAExamplesTests", dependencies: ["Loupe", "LoupeTesting"], swiftSettings: swiftSettings),
     // Malformed input, faults and redaction over real processes (`loupe`, `loupe-examples probe`).
     .testTarget(name: "ReliabilityTests", dependencies: ["TestSupport", "Loupe", "LoupeRPC", "LoupeSession", "LoupeClient"], swiftSettings: swiftSettings),
   ]

@@ -15,6 +15,18 @@ extension DependencyValues {
     set { self[DateGeneratorKey.self] = newValue }
   }
 
+  /// The clock under TCA's name: the same as ``clock`` (a `TestStore`'s ``TestClock``).
+  public var continuousClock: any Clock<Duration> {
+    get { clock }
+    set { clock = newValue }
+  }
+
+  /// The clock under TCA's other name: the same as ``clock``.
+  public var suspendingClock: any Clock<Duration> {
+    get { clock }
+    set { clock = newValue }
+  }
+
   /// New UUIDs. Live: `UUID()`. Under test: ``UUIDGenerator/incrementing``, counting up
   /// from `00000000-0000-0000-0000-000000000000` in each store.
   public var uuid: UUIDGenerator {
@@ -38,17 +50,20 @@ enum UUIDGeneratorKey: DependencyKey {
   static var testValue: UUIDGenerator { .incrementing }
 }
 
-/// Makes the current date: `date()` or `date.now`.
+/// Makes the current date: `date()` or `date.now`; in tests `$0.date.now = someDate` fixes it.
 public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Date
+  private var generate: @Sendable () -> Date
 
   public init(_ generate: @escaping @Sendable () -> Date) { self.generate = generate }
 
   /// Always `date`.
   public static func constant(_ date: Date) -> Self { Self { date } }
 
-  /// The current date.
-  public var now: Date { generate() }
+  /// The current date. Setting it makes the generator return that date from then on.
+  public var now: Date {
+    get { generate() }
+    set { generate = { newValue } }
+  }
 
   public func callAsFunction() -> Date { generate() }
 }
@@ -77,5 +92,15 @@ public struct UUIDGenerator: Sendable {
       let tail = String(repeating: "0", count: 12 - min(12, hex.count)) + hex
       return UUID(uuidString: "00000000-0000-0000-0000-\(tail)")!
     }
+  }
+}
+
+extension UUID {
+  /// `UUID(0)` is `00000000-0000-0000-0000-000000000000`, `UUID(1)` `…0001`: what
+  /// ``UUIDGenerator/incrementing`` makes, for expected states in tests (as in TCA).
+  public init(_ intValue: Int) {
+    let hex = String(UInt64(truncatingIfNeeded: intValue), radix: 16, uppercase: true)
+    let tail = String(repeating: "0", count: max(0, 12 - hex.count)) + hex.suffix(12)
+    self.init(uuidString: "00000000-0000-0000-0000-\(tail)")!
   }
 }

@@ -21,12 +21,31 @@ import Synchronization
 ///
 /// A key without a `testValue` used under a `TestStore` (LoupeTesting) fails the test and
 /// names the key; the live value is returned so the test can go on.
-public protocol DependencyKey {
-  associatedtype Value: Sendable
+public protocol DependencyKey: TestDependencyKey {
   /// The value in a running program.
   static var liveValue: Value { get }
-  /// The value under test (`TestStore`). By default: none, which fails the test when used.
+
+  // Repeated from TestDependencyKey: without it the compiler does not infer `Value` from
+  // `liveValue` alone (swiftlang/swift#61077).
+  associatedtype Value = Self
   static var testValue: Value { get }
+}
+
+/// A key with the values it has under test and in previews, and no live value of its own
+/// (TCA's `TestDependencyKey`): an interface module's half of a client whose live value is
+/// declared elsewhere, as `DependencyKey`, on the same type. Used in a running program
+/// without that, it takes its test value.
+public protocol TestDependencyKey {
+  associatedtype Value: Sendable
+  /// The value under test (`TestStore`). For a ``DependencyKey``, by default: none, which
+  /// fails the test when used.
+  static var testValue: Value { get }
+  /// The value in previews: by default, the test value.
+  static var previewValue: Value { get }
+}
+
+extension TestDependencyKey {
+  public static var previewValue: Value { testValue }
 }
 
 extension DependencyKey {
@@ -62,11 +81,14 @@ public struct DependencyValues: Sendable {
   /// Told the key's name when a key without a test value is used in the test context
   /// (TestStore reports it as a test failure).
   public var reportMissingTestValue: (@Sendable (_ key: String) -> Void)?
+  /// Told the message of ``reportIssue(_:fileID:line:)`` (TestStore reports it as a test
+  /// failure); `nil`: written to standard error.
+  public var reportIssue: (@Sendable (_ message: String) -> Void)?
 
   public init() {}
 
   /// The value for `key`: the one set, else its default for ``context``.
-  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+  public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
       if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
       return defaults.value(for: key, context: context, report: reportMissingTestValue)
@@ -77,7 +99,9 @@ public struct DependencyValues: Sendable {
   }
 
   /// Whether these are the ambient defaults of a running program: nothing set, live.
-  var isPlainLive: Bool { overrides.isEmpty && context == .live && reportMissingTestValue == nil }
+  var isPlainLive: Bool {
+    overrides.isEmpty && context == .live && reportMissingTestValue == nil && reportIssue == nil
+  }
 
   /// A copy with fresh defaults: the values a new store starts from (overrides are kept).
   func forNewStore() -> DependencyValues {
@@ -95,28 +119,42 @@ public struct DependencyValues: Sendable {
 
 /// Lazily made default values, by key.
 private final class DefaultValues: Sendable {
-  private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+  /// Each value made, and whether it was a key's missing test value (its live value).
+  private let values = Mutex<[ObjectIdentifier: (value: any Sendable, missing: Bool)]>([:])
 
-  func value<Key: DependencyKey>(
+  /// The default for `key`. A missing test value is reported every time it is read with a
+  /// reporter, not only when it is made: a read before the reporter is installed (a
+  /// `TestStore`'s `withDependencies` closure reading the key, or setting one of its fields)
+  /// makes the value but does not use it.
+  func value<Key: TestDependencyKey>(
     for key: Key.Type, context: DependencyValues.Context, report: (@Sendable (String) -> Void)?
   ) -> Key.Value {
     let id = ObjectIdentifier(key)
-    if let value = values.withLock({ $0[id] }) as? Key.Value { return value }
+    if let (value, missing) = values.withLock({ $0[id] }), let value = value as? Key.Value {
+      if missing { report?(DependencyNames.name(of: key)) }
+      return value
+    }
     let value: Key.Value
+    var missing = false
     switch context {
     case .live:
-      value = Key.liveValue
+      value = (Key.self as? any DependencyKey.Type).map { Self.liveValue(of: $0) as! Key.Value } ?? Key.testValue
     case .test:
       let flag = DependencyValues.MissingTestValue.Flag()
       value = DependencyValues.MissingTestValue.$current.withValue(flag) { Key.testValue }
-      if flag.wasMissing.load(ordering: .relaxed) { report?(DependencyNames.name(of: key)) }
+      missing = flag.wasMissing.load(ordering: .relaxed)
+      if missing { report?(DependencyNames.name(of: key)) }
     }
     return values.withLock { values in
-      if let existing = values[id] as? Key.Value { return existing }
-      values[id] = value
+      if let existing = values[id]?.value as? Key.Value { return existing }
+      values[id] = (value, missing)
       return value
     }
   }
+}
+
+extension DefaultValues {
+  fileprivate static func liveValue<Key: DependencyKey>(of key: Key.Type) -> any Sendable { Key.liveValue }
 }
 
 /// How failures name a key: its type name without the module (`APIClientKey`).

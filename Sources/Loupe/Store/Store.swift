@@ -38,8 +38,10 @@ public final class Store<State, Action> {
   let registrar = ObservationRegistrar()
   /// `\.state`, made once: a key path literal of a generic class is instantiated by the
   /// runtime each time it is evaluated, which cost more than the rest of a `send`.
-  private let stateKeyPath: KeyPath<Store, State> = \.state
-  private var observationSubscription: StoreSubscription?
+  let stateKeyPath: KeyPath<Store, State> = \.state
+  var observationSubscription: StoreSubscription?
+  /// The members observers have read (``StoreObservation``).
+  let observation = StoreObservation<State>()
   /// The element id, for the scoped stores of `forEach` elements.
   var elementID: AnyHashable?
 
@@ -148,19 +150,19 @@ public final class Store<State, Action> {
   // MARK: State
 
   /// The current state. Observable: SwiftUI views and `withObservationTracking` that read it
-  /// update after every action.
+  /// update when it changes (compared with `==` when `State` is `Equatable`, else after every
+  /// action); those that read a member (`store.count`) update when that member changes.
   public var state: State {
-    registrar.access(self, keyPath: stateKeyPath)
-    if observationSubscription == nil {
-      // Observers can only exist once the state has been read: notify from then on.
-      observationSubscription = subscribeToChanges(false) { [weak self] _, _, _ in self?.stateDidChange() }
-    }
-    return readState()
+    let state = readState()
+    observeRead(\State.self, in: state)
+    return state
   }
 
-  /// Reads a value of the state: `store.count` for `store.state.count`.
+  /// Reads a value of the state: `store.count` for `store.state.count`. Observable on its own.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    state[keyPath: keyPath]
+    let state = readState()
+    observeRead(keyPath, in: state)
+    return state[keyPath: keyPath]
   }
 
   /// Calls `body` with the current state.
@@ -179,10 +181,6 @@ public final class Store<State, Action> {
   /// Whether this store can still receive actions: `false` after ``invalidate()`` or release
   /// of the root, and for a scoped child whose identity has ended.
   public var isAlive: Bool { node.isAlive && !runtime.isInvalidated }
-
-  private func stateDidChange() {
-    registrar.withMutation(of: self, keyPath: stateKeyPath) {}
-  }
 
   // MARK: Sending
 
@@ -211,6 +209,13 @@ public final class Store<State, Action> {
   package func _observeActions(_ observer: @escaping @MainActor (Action, Bool, State, State) -> Void) {
     guard let runtime = runtime as? StoreRuntime<State, Action> else { return }
     runtime.actionObserver = observer
+  }
+
+  /// The dependencies the store's reducer and the effects it starts from now on see
+  /// (LoupeTesting's `TestStore.dependencies`, changeable between the steps of a test).
+  package var _dependencies: DependencyValues {
+    get { runtime.dependencies ?? DependencyValues.current }
+    set { runtime.dependencies = newValue }
   }
 
   /// Ends a root store now instead of at release: cancels its effects (reason

@@ -88,7 +88,13 @@ struct Renderer {
       switch info.kind {
       case .enum: return renderEnum(value, info, substituted: substitutions > 0)
       case .struct:
-        if info.fields != nil { return renderFields(info.fieldValues(of: value)) }
+        if info.fields != nil {
+          let fields = info.fieldValues(of: value)
+          // An error with no stored properties (`struct Offline: Error {}`) is told by its
+          // type, not as `{}`, like every other error would be.
+          if fields.isEmpty, value is any Error { return opaque(value) }
+          return renderFields(fields)
+        }
         return renderMirrored(Mirror(reflecting: value), of: value)
       case .class: return renderObject(value, info)
       case .tuple: return renderTuple(value)

@@ -45,7 +45,7 @@ extension TestStore {
       CasePath(embed), timeout: timeout, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
-  private func receive(
+  func receive(
     _ description: String,
     matching: (Action) -> Bool,
     timeout: Duration?,

@@ -90,9 +90,12 @@ public final class TestStore<State: Equatable, Action> {
     let issues = self.issues
     let store = Store(initialState: initialState, bus: recorder.bus, reducer: reducer) { values in
       values.context = .test
-      values.reportMissingTestValue = { key in issues.add(key) }
       values.clock = ownClock
       prepareDependencies(&values)
+      // After the closure: what it reads or sets (`$0.client.fetch = …` reads the client
+      // first) is not a use by the feature.
+      values.reportMissingTestValue = { key in issues.add(key) }
+      values.reportIssue = { message in issues.add(message: message) }
       chosenClock = values.clock
     }
     self.recorder = recorder
@@ -133,7 +136,7 @@ public final class TestStore<State: Equatable, Action> {
     _ action: Action,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-  ) async -> StoreTask {
+  ) async -> TestStoreTask {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     reportIssues(at: site)
     if !received.isEmpty {
@@ -150,13 +153,13 @@ public final class TestStore<State: Equatable, Action> {
     tasks.append(task)
     guard let processed = sent else {
       FailureReporter.fail("\(TestStoreMessages.label(action)) was not processed: the store has ended.", at: site)
-      return task
+      return TestStoreTask(rawValue: task)
     }
     sent = nil
     checkState(processed, assert: assert, at: site)
     await settle()
     reportIssues(at: site)
-    return task
+    return TestStoreTask(rawValue: task)
   }
 
   /// Compares the state after `processed` with the expected one and moves ``state`` on.
@@ -187,17 +190,32 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  /// Reports the dependencies used without a test value since the last report.
+  /// Reports the dependencies used without a test value, and the issues the feature reported
+  /// (`reportIssue`, `unimplemented`), since the last report.
   func reportIssues(at site: CallSite) {
-    for key in issues.take() { FailureReporter.fail(TestStoreMessages.missingTestValue(key), at: site) }
+    for message in issues.take() { FailureReporter.fail(message, at: site) }
+  }
+
+  /// The dependencies the store's reducer, and the effects it starts from now on, see:
+  /// change them between the steps of a test (`store.dependencies.uuid = .constant(…)`).
+  public var dependencies: DependencyValues {
+    get { store._dependencies }
+    set { store._dependencies = newValue }
   }
 }
 
-/// Dependency keys used without a test value, reported at the next assertion.
+/// Dependency keys used without a test value and issues reported, as failure messages for the
+/// next assertion.
 final class PendingIssues: Sendable {
-  private let keys = Mutex<[String]>([])
-  func add(_ key: String) { keys.withLock { if !$0.contains(key) { $0.append(key) } } }
-  func take() -> [String] { keys.withLock { keys in defer { keys = [] }; return keys } }
+  private let messages = Mutex<[String]>([])
+  /// A key used without a test value (each key once).
+  func add(_ key: String) {
+    let message = TestStoreMessages.missingTestValue(key)
+    messages.withLock { if !$0.contains(message) { $0.append(message) } }
+  }
+  /// An issue the feature reported.
+  func add(message: String) { messages.withLock { $0.append(message) } }
+  func take() -> [String] { messages.withLock { messages in defer { messages = [] }; return messages } }
 }
 
 extension Exhaustivity {

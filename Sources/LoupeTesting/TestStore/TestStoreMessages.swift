@@ -9,7 +9,7 @@ enum TestStoreMessages {
   }
 
   static func caseName<Root, Value>(_ casePath: CasePath<Root, Value>) -> String {
-    "an action of the case with a \(ValueRenderer.typeName(Value.self)) payload"
+    casePath.caseText ?? "an action of the case with a \(ValueRenderer.typeName(Value.self)) payload"
   }
 
   /// The −/+ lines of two values, indented for a message.

@@ -19,6 +19,9 @@ import Synchronization
 /// went to sleep, for equal deadlines), and repeats until no sleeper is due. So an effect that
 /// awaits something else forever (not a test clock, not `send`) holds `advance` until it ends
 /// or is cancelled.
+///
+/// A sleep always waits for `advance`, even one whose deadline has passed (`sleep(for: .zero)`),
+/// as TCA's test clock does: `advance()` (by zero) wakes it.
 public final class TestClock: Clock, Sendable {
   /// A point in time on a ``TestClock``: the duration since it was created.
   public typealias Instant = ClockOffset
@@ -69,10 +72,6 @@ public final class TestClock: Clock, Sendable {
         let parked: Bool = state.withLock { state in
           if state.cancelledBeforeSleeping.remove(id) != nil {
             continuation.resume(throwing: CancellationError())
-            return false
-          }
-          if deadline <= state.now {
-            continuation.resume()
             return false
           }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, activity: activity))

@@ -131,6 +131,16 @@ extension RuntimeBase {
     let activity = EffectActivity(clocks: (testClock.map { [$0] } ?? []) + scope.testClocks)
     activity?.began()
     let dependencies = self.dependencies
+    var run = run
+    if let target = DismissTarget.current {
+      // A presented child's effect: `@Dependency(\.dismiss)` dismisses it, sent by this effect.
+      let dismiss = DismissEffect { if record.status == .running { target.deliver(record) } }
+      let operation = run.operation
+      run = RunOperation(
+        priority: run.priority,
+        operation: { send in try await DismissEffect.$current.withValue(dismiss) { try await operation(send) } },
+        handler: run.handler, source: run.source)
+    }
     let body: @MainActor @Sendable () async -> Void = { [weak self] in
       var failure: (any Error)?
       do {

@@ -11,7 +11,8 @@ class RuntimeBase {
   let cancellationScope: CancellationScope
   /// The dependencies the reducer and the effects see; `nil` when they are the ambient live
   /// defaults (then no task-local is set around the reducer: nothing to pay per action).
-  let dependencies: DependencyValues?
+  /// `TestStore.dependencies` changes them between steps; effects keep those they started with.
+  var dependencies: DependencyValues?
   private(set) var root: StoreNode!
   private(set) var isInvalidated = false
   private var serial = 0

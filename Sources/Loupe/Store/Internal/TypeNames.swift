@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How types, key paths and cancel ids are named in events.
 enum TypeNames {
   /// A type's name as a reader writes it: `PageFeature`, `AppFeature.State`, `Box<Int>`; a
@@ -20,6 +22,7 @@ enum TypeNames {
   /// description otherwise (`TimerID()`).
   static func cancelIDText(_ id: Any) -> String {
     if let string = id as? String { return string }
+    if let wrapper = id as? AnyHashableSendable { return cancelIDText(wrapper.base) }
     if let caseName = CaseReflection.caseName(of: id) {
       return "\(name(of: type(of: id))).\(caseName)"
     }
@@ -42,14 +45,34 @@ enum KeyPathNames {
 
   static func path(of keyPath: AnyKeyPath) -> StatePath {
     if let cached = cache[keyPath] { return cached }
-    let path = parse(String(describing: keyPath))
+    let path = parse(stableDescription(of: keyPath))
     cache[keyPath] = path
     return path
   }
 
   /// The key path's state path as text, for messages (callable from any context).
   nonisolated static func describe(_ keyPath: AnyKeyPath) -> String {
-    parse(String(describing: keyPath)).description
+    parse(stableDescription(of: keyPath)).description
+  }
+
+  /// The key path's description, with each computed component (which prints its getter's
+  /// address, different on every run) named `<computed N: Type>`: N numbers the computed key
+  /// paths of a root type in the order they are first met (the order the store walks its
+  /// reducer's scopes, the same on every run), Type is the key path's value type.
+  nonisolated static func stableDescription(of keyPath: AnyKeyPath) -> String {
+    let description = String(describing: keyPath)
+    if let name = ComputedKeyPaths.names.withLock({ $0[description] }) { return "\\Root." + name }
+    guard description.contains("<computed 0x") else { return description }
+    let number = ComputedKeyPaths.number(of: description, root: type(of: keyPath).rootType)
+    let label = "<computed \(number): \(TypeNames.name(of: type(of: keyPath).valueType))>"
+    // The computed components' text, from the first one on, becomes the label.
+    guard let start = description.range(of: "<computed 0x") else { return description }
+    return description[..<start.lowerBound] + label
+  }
+
+  /// Names a key path the description cannot name (`\.$alert.wrappedValue` → `alert`).
+  nonisolated static func name(_ keyPath: AnyKeyPath, _ name: String) {
+    ComputedKeyPaths.names.withLock { $0[String(describing: keyPath)] = name }
   }
 
   /// `\Root.a.b` → `a.b`. Computed properties and other non-field components (which the key
@@ -73,5 +96,22 @@ enum KeyPathNames {
     let rest = String(text[start...].filter { $0 != "?" && $0 != "!" })
     if let path = try? StatePath(parsing: rest) { return path }
     return StatePath([.field(rest)])
+  }
+}
+
+/// The numbers of computed key paths, per root type, in the order they were first named.
+enum ComputedKeyPaths {
+  /// By root type: the descriptions met (the getters' addresses tell them apart in a run).
+  private static let numbers = Mutex<[ObjectIdentifier: [String]]>([:])
+  /// Names given to key paths by description (``KeyPathNames/name(_:_:)``).
+  static let names = Mutex<[String: String]>([:])
+
+  static func number(of description: String, root: Any.Type) -> Int {
+    let root = ObjectIdentifier(root)
+    return numbers.withLock { numbers in
+      if let index = numbers[root]?.firstIndex(of: description) { return index + 1 }
+      numbers[root, default: []].append(description)
+      return numbers[root]!.count
+    }
   }
 }

@@ -49,6 +49,22 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildState: WritableKeyPath<Parent.State, Child.State?>
   let toChildAction: CasePath<Parent.Action, Child.Action>
   let child: Child
+  /// Applied to the child's effects once lifted into the parent (presentation: `dismiss`).
+  let liftChildEffect: ((Effect<Parent.Action>) -> Effect<Parent.Action>)?
+
+  init(
+    parent: Parent,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: CasePath<Parent.Action, Child.Action>,
+    child: Child,
+    liftChildEffect: ((Effect<Parent.Action>) -> Effect<Parent.Action>)? = nil
+  ) {
+    self.parent = parent
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child
+    self.liftChildEffect = liftChildEffect
+  }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffect = Effect<Parent.Action>.none
@@ -62,6 +78,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
         }
         childEffect = effect.scoped(embed: toChildAction.embed, owner: owner)
+        if let liftChildEffect { childEffect = liftChildEffect(childEffect) }
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
