@@ -5,7 +5,9 @@ extension SessionModel {
     let position = entries.count
     let store = event.store.map(storeID) ?? -1
     let kind: Kind
-    var cause: Int?
+    // What the event refers to (``Event/referencedSeq``); actions and effect ends are
+    // linked to their cause below.
+    var cause = event.referencedSeq.flatMap { index(ofSeq: $0) }
     switch event.payload {
     case .actionReceived(let e):
       kind = .action
@@ -14,15 +16,12 @@ extension SessionModel {
       case .parent: cause = parentAction(of: e.store)
       case .send: cause = nil
       }
-    case .stateChanged(let e):
+    case .stateChanged:
       kind = .change
-      cause = index(ofSeq: e.cause)
-    case .stateSnapshot(let e):
+    case .stateSnapshot:
       kind = .snapshot
-      cause = e.cause.flatMap { index(ofSeq: $0) }
     case .effectStarted(let e):
       kind = .effectStarted
-      cause = index(ofSeq: e.cause)
       effectRecords[e.effect] = EffectRecord(
         effect: e.effect, store: e.store, cancelID: e.cancelID, source: e.source, started: position, startSeq: event.seq,
         startTime: event.time, cause: cause)
@@ -36,12 +35,11 @@ extension SessionModel {
         outcome: e.outcome == .completed ? .completed : .failed(e.error))
     case .effectCancelled(let e):
       kind = .effectEnded
-      cause = e.by.flatMap { index(ofSeq: $0.cause) } ?? effectRecords[e.effect]?.started
+      cause = cause ?? effectRecords[e.effect]?.started
       effectRecords[e.effect]?.end = EffectRecord.End(
         position: position, seq: event.seq, time: event.time, outcome: .cancelled(reason: e.reason, by: e.by))
-    case .derivedRecomputed(let e):
+    case .derivedRecomputed:
       kind = .other
-      cause = e.cause.flatMap { index(ofSeq: $0) }
     case .storeCreated(let e):
       kind = .storeCreated
       if store >= 0 {
