@@ -40,24 +40,15 @@ extension SessionModel {
         position: position, seq: event.seq, time: event.time, outcome: .cancelled(reason: e.reason, by: e.by))
     case .derivedRecomputed:
       kind = .other
-    case .storeCreated(let e):
+    case .storeCreated:
       kind = .storeCreated
-      if store >= 0 {
-        lives[Int(store)].append((position, nil))
-        storeInfos[Int(store)] = StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity)
-        identities[Int(store)].append((position, e.identity))
-      }
+      lifetimes.apply(event, at: position)
     case .storeDestroyed:
       kind = .storeDestroyed
-      if store >= 0, let last = lives[Int(store)].indices.last, lives[Int(store)][last].destroyed == nil {
-        lives[Int(store)][last].destroyed = position
-      }
-    case .identityChanged(let e):
+      lifetimes.apply(event, at: position)
+    case .identityChanged:
       kind = .identity
-      if store >= 0 {
-        storeInfos[Int(store)].identity = e.identity
-        identities[Int(store)].append((position, e.identity))
-      }
+      lifetimes.apply(event, at: position)
     case .unknown(StateRebuilder.snapshotKind, _):
       kind = .snapshot
     default:
@@ -123,18 +114,15 @@ extension SessionModel {
     let id = Int32(storeNames.count)
     storeIDs[name] = id
     storeNames.append(name)
-    storeInfos.append(StoreInfo(id: name, type: "", parent: nil, identity: ""))
     storeEvents.append([])
     storeActions.append([])
-    lives.append([])
-    identities.append([])
     storeEffects.append([])
     return id
   }
 
   /// The parent store's latest action: the one whose reducer routed a child action.
   private func parentAction(of store: String) -> Int? {
-    let parent = storeIDs[store].flatMap { storeInfos[Int($0)].parent } ?? store.lastIndex(of: "/").map { String(store[..<$0]) }
+    let parent = lifetimes.info(of: store)?.parent ?? store.lastIndex(of: "/").map { String(store[..<$0]) }
     guard let parent, let id = storeIDs[parent], let last = storeActions[Int(id)].last else { return nil }
     return Int(last)
   }
@@ -173,18 +161,7 @@ extension SessionModel {
   // MARK: - Stores
 
   /// The stores alive right after the event at `index`, in order of creation.
-  public func stores(at index: Int) -> [StoreInfo] {
-    var alive: [(Int, StoreInfo)] = []
-    for (id, lives) in lives.enumerated() {
-      for life in lives where life.created <= index && (life.destroyed.map { $0 > index } ?? true) {
-        var info = storeInfos[id]
-        if let identity = identities[id].last(where: { $0.from <= index }) { info.identity = identity.identity }
-        alive.append((life.created, info))
-        break
-      }
-    }
-    return alive.sorted { $0.0 < $1.0 }.map(\.1)
-  }
+  public func stores(at index: Int) -> [StoreInfo] { lifetimes.stores(at: index) }
 
   /// The positions of every event of `store`, in order.
   public func indices(ofStore store: String) -> [Int] {

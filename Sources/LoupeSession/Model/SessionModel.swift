@@ -70,14 +70,11 @@ public final class SessionModel {
   package let storage: EventStorage
   package var storeNames: [String] = []
   package var storeIDs: [String: Int32] = [:]
-  package var storeInfos: [StoreInfo] = []
   /// Every event of each store, and its actions, as positions.
   package var storeEvents: [[Int32]] = []
   package var storeActions: [[Int32]] = []
-  /// Each store's lives: (created, destroyed) positions.
-  package var lives: [[(created: Int, destroyed: Int?)]] = []
-  /// Each store's identities, from the position they began at.
-  package var identities: [[(from: Int, identity: String)]] = []
+  /// Each store's lives and identities, in positions.
+  package var lifetimes = StoreLifetimes()
   package var effectRecords: [Int: EffectRecord] = [:]
   /// Effect ids in the order they started.
   package var effectOrder: [Int] = []
