@@ -119,7 +119,7 @@ package struct Doctor {
   /// The share of its store's actions a derived value must recompute for to count as not memoized.
   static package let unmemoizedShare = 0.75
 
-  /// Reads the rest of `reader` (what `loupe doctor` and the MCP tool `loupe_doctor` do).
+  /// Reads the rest of `reader` (what `loupe doctor` does; the MCP tool `loupe_doctor` adds the session's events as they come).
   package static func examine(_ reader: TraceReader, progress: (any ReadProgress)? = nil) throws(CommandFailure) -> Doctor {
     var doctor = Doctor()
     // State changes (the bulk of most traces) matter to no check: they are counted, not decoded.

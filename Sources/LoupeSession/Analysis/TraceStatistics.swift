@@ -71,7 +71,9 @@ package struct TraceStatistics {
   /// Effects started and not ended: id → (group, start time).
   private var running: [Int: (key: EffectKey, time: Double)] = [:]
 
-  /// Reads the rest of `reader` (what `loupe stats` and the MCP tool `loupe_stats` do).
+  package init() {}
+
+  /// Reads the rest of `reader` (what `loupe stats` does; the MCP tool `loupe_stats` adds the session's events as they come).
   package static func gather(_ reader: TraceReader, progress: (any ReadProgress)? = nil) throws(CommandFailure) -> TraceStatistics {
     var statistics = TraceStatistics()
     while let item = try reader.nextItem(), let event = item.event {
