@@ -12,7 +12,7 @@ extension SessionModel {
     case .actionReceived(let e):
       kind = .action
       switch e.origin {
-      case .effect: cause = e.effect.flatMap { effectRecords[$0]?.started }
+      case .effect: cause = e.effect.flatMap { effectLives[$0]?.started }
       case .parent: cause = parentAction(of: e.store)
       case .send: cause = nil
       }
@@ -22,21 +22,21 @@ extension SessionModel {
       kind = .snapshot
     case .effectStarted(let e):
       kind = .effectStarted
-      effectRecords[e.effect] = EffectRecord(
+      effectLives[e.effect] = EffectLife(
         effect: e.effect, store: e.store, cancelID: e.cancelID, source: e.source, started: position, startSeq: event.seq,
         startTime: event.time, cause: cause)
       effectOrder.append(e.effect)
       if store >= 0 { storeEffects[Int(store)].append(e.effect) }
     case .effectFinished(let e):
       kind = .effectEnded
-      cause = effectRecords[e.effect]?.started
-      effectRecords[e.effect]?.end = EffectRecord.End(
+      cause = effectLives[e.effect]?.started
+      effectLives[e.effect]?.end = EffectLife.End(
         position: position, seq: event.seq, time: event.time,
         outcome: e.outcome == .completed ? .completed : .failed(e.error))
     case .effectCancelled(let e):
       kind = .effectEnded
-      cause = cause ?? effectRecords[e.effect]?.started
-      effectRecords[e.effect]?.end = EffectRecord.End(
+      cause = cause ?? effectLives[e.effect]?.started
+      effectLives[e.effect]?.end = EffectLife.End(
         position: position, seq: event.seq, time: event.time, outcome: .cancelled(reason: e.reason, by: e.by))
     case .derivedRecomputed:
       kind = .other
@@ -93,7 +93,7 @@ extension SessionModel {
   /// Where effect `effect` started and ended (`effect.finished` or `effect.cancelled`), as
   /// positions; `nil` for an effect the session never saw start.
   public func span(ofEffect effect: Int) -> (start: Int, end: Int?)? {
-    effectRecords[effect].map { ($0.started, $0.end?.position) }
+    effectLives[effect].map { ($0.started, $0.end?.position) }
   }
 
   /// Every effect id the session saw start, in order of their start.
@@ -216,7 +216,7 @@ extension SessionModel {
   public func runningEffects(of store: String, at index: Int) -> [Int] {
     guard let id = storeIDs[store] else { return [] }
     return storeEffects[Int(id)].compactMap { effect in
-      guard let record = effectRecords[effect], record.isRunning(at: index) else { return nil }
+      guard let record = effectLives[effect], record.isRunning(at: index) else { return nil }
       return record.started
     }
   }
