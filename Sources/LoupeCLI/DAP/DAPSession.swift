@@ -37,6 +37,8 @@ actor DAPSession {
   var phase = Phase.new
   var target: DAPTarget?
   var model = SessionModel()
+  /// The doctor's rules over the model, for the exception filters.
+  var doctorSignals = DoctorSignals()
   /// `nil` while running (live only: a recording always has a position once configured).
   var stop: StopPoint?
   var configured = false

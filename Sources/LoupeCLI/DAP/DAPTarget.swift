@@ -29,42 +29,21 @@ enum LiveConnection {
   /// is missed). Fails with a clear message when the program exits first, is not a Loupe
   /// program, or does not answer in time.
   static func handshake(_ client: LoupeClient, describing name: String) async throws(DAPError) -> InitializeResult {
-    let outcome: Result<InitializeResult, ClientError>? = await withTaskGroup(of: Result<InitializeResult, ClientError>?.self) { group in
-      group.addTask {
-        do throws(ClientError) {
-          let result = try await client.initialize(clientName: "loupe-dap", clientVersion: LoupeCLI.version)
-          _ = try await client.subscribe(SubscribeRequest(history: true))
-          return .success(result)
-        } catch {
-          return .failure(error)
-        }
-      }
-      group.addTask {
-        try? await Task.sleep(for: handshakeTimeout)
-        return nil
-      }
-      let first = await group.next() ?? nil
-      if first == nil {
-        // Out of time: closing the connection ends the pending `initialize` too.
-        client.program?.terminate()
-        client.close()
-      }
-      group.cancelAll()
-      return first
-    }
-    switch outcome {
-    case .success(let result)?:
-      return result
-    case .failure(.connectionClosed)?:
+    switch await client.handshake(clientName: "loupe-dap", clientVersion: LoupeCLI.version, timeout: handshakeTimeout) {
+    case .success(let handshake):
+      return handshake.result
+    case .failure(.failed(_, .connectionClosed)):
       var message = "\(name) closed the connection before it answered Loupe's 'initialize'"
       if let program = client.program {
         let status = await program.waitForExit()
         message = "\(name) \(status) before it answered Loupe's 'initialize'"
       }
       throw DAPError(.targetFailed, message + ": is it a program that uses Loupe's store (LOUPE=stdio)?")
-    case .failure(let error)?:
+    case .failure(.failed(_, let error)):
       throw DAPError(.targetFailed, "\(name): \(error)")
-    case nil:
+    case .failure(.timedOut):
+      // The handshake closed the connection; a launched program is ended too.
+      client.program?.terminate()
       throw DAPError(
         .targetFailed,
         "\(name) did not answer Loupe's 'initialize' within \(handshakeTimeout.components.seconds) s: is it a program that uses Loupe's store?")

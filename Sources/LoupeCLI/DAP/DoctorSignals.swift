@@ -1,41 +1,46 @@
 import LoupeCore
 import LoupeSession
 
-/// Which `loupe doctor` finding a single event shows, for the exception breakpoint filters:
-/// the same rules and thresholds as ``Doctor``, asked of one event where the view can stop.
+/// Which `loupe doctor` finding each event shows, for the exception breakpoint filters: the
+/// doctor's own rules (``Doctor/signals(adding:)``), fed the session's events in order, once,
+/// as far as the view has gone.
 ///
 /// `effect-never-ended` has no single event (it is about the end of a trace) and is not a
 /// filter. `identity-churn` stops at each replacement of a live identity (the doctor reports
 /// churn once a store has had ``Doctor/identityChurnThreshold`` of them).
-enum DoctorSignals {
-  static let crossStoreCancellation = "effect-cancelled-by-another-store"
-  static let effectOutlivedStore = "effect-outlived-store"
-  static let identityChurn = "identity-churn"
-  static let derivedUnchanged = "derived-unchanged-output"
-  static let droppedEvents = "dropped-events"
-  static let sendToEndedStore = "send-to-ended-store"
+struct DoctorSignals {
+  static let crossStoreCancellation = Doctor.Signal.crossStoreCancellation
+  static let effectOutlivedStore = Doctor.Signal.effectOutlivedStore
+  static let identityChurn = Doctor.Signal.identityChurn
+  static let derivedUnchanged = Doctor.Signal.derivedUnchanged
+  static let droppedEvents = Doctor.Signal.droppedEvents
+  static let sendToEndedStore = Doctor.Signal.sendToEndedStore
   /// Every `warning` event, whatever its code.
-  static let warning = "warning"
+  static let warning = Doctor.Signal.warning
 
-  /// The filter codes the event at `index` shows.
-  static func codes(at index: Int, in model: SessionModel) -> [String] {
-    let event = model.event(at: index)
-    switch event.payload {
-    case .effectCancelled(let e):
-      return Doctor.isCrossStoreCancellation(e) ? [crossStoreCancellation] : []
-    case .storeDestroyed(let e):
-      return model.runningEffects(of: e.store, at: index).isEmpty ? [] : [effectOutlivedStore]
-    case .identityChanged(let e):
-      // Each replacement of a live identity, which the doctor counts towards churn.
-      return e.reason == .replaced || (e.previous != nil && e.reason != .dismissed && e.reason != .removed) ? [identityChurn] : []
-    case .derivedRecomputed(let e):
-      return e.outputChanged ? [] : [derivedUnchanged]
-    case .dropped:
-      return [droppedEvents]
-    case .warning(let e):
-      return e.code == "sendToEndedStore" ? [warning, sendToEndedStore] : [warning]
-    default:
-      return []
+  private var doctor = Doctor()
+  /// The codes of the events fed so far that show any, by position.
+  private var shown: [Int: [String]] = [:]
+  /// How many of the model's events the doctor has been fed.
+  private var fed = 0
+  private var model: ObjectIdentifier?
+
+  /// The filter codes the event at `index` of `model` shows.
+  mutating func codes(at index: Int, in model: SessionModel) -> [String] {
+    if self.model != ObjectIdentifier(model) { self = DoctorSignals(model: ObjectIdentifier(model)) }
+    while fed <= index {
+      // State changes (most events) matter to no rule: counted, not read back.
+      if model.kind(at: fed) == .change {
+        doctor.skip(seq: model.seq(at: fed))
+      } else {
+        let codes = doctor.signals(adding: model.event(at: fed))
+        if !codes.isEmpty { shown[fed] = codes }
+      }
+      fed += 1
     }
+    return shown[index] ?? []
   }
+
+  private init(model: ObjectIdentifier) { self.model = model }
+  init() {}
 }

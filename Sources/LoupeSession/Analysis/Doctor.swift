@@ -24,7 +24,7 @@ import LoupeCore
 /// created an effect, the `.cancel(id:)` or `.cancellable(id:cancelInFlight:)` (a `.debounce`
 /// is one too) that cancelled it, the line behind a warning.
 package struct Doctor {
-  private struct RunningEffect {
+  struct RunningEffect {
     var store: String
     var cancelID: String?
     var startSeq: Int
@@ -65,7 +65,7 @@ package struct Doctor {
     var actionsBefore = 0
   }
 
-  private struct IdentityRow {
+  struct IdentityRow {
     /// The identities that replaced a live one.
     var replacements = Examples<(seq: Int, reason: String, identity: String)>(limit: 8)
     var first: (seq: Int, identity: String)?
@@ -77,18 +77,20 @@ package struct Doctor {
   /// Actions received per store (a derived value recomputed for nearly all of them is not memoized).
   private var actionCounts: [String: Int] = [:]
   /// The `seq` of the latest `action.received`: what the events that follow are handling.
-  private var currentAction: Int?
-  private var running: [Int: RunningEffect] = [:]
+  var currentAction: Int?
+  var running: [Int: RunningEffect] = [:]
   private var destroyed: [String: Int] = [:]
   private var crossStore: [CrossStoreKey: Examples<CrossStoreExample>] = [:]
   private var crossStoreOrder: [CrossStoreKey] = []
   private var derived: [DerivedKey: DerivedRow] = [:]
-  private var identities: [String: IdentityRow] = [:]
+  var identities: [String: IdentityRow] = [:]
   private var warnings: [String: Examples<(seq: Int, store: String?, message: String, source: CodeLocation?)>] = [:]
   private var dropped = Examples<(seq: Int, count: Int)>(limit: 10)
   private var droppedTotal = 0
   package private(set) var events = 0
   package private(set) var lastSeq: Int?
+
+  package init() {}
 
   /// Every code a finding can have (`warning-CODE` for runtime warnings the doctor has no
   /// finding of its own for).
@@ -117,7 +119,7 @@ package struct Doctor {
   /// The share of its store's actions a derived value must recompute for to count as not memoized.
   static package let unmemoizedShare = 0.75
 
-  /// Reads the rest of `reader` (what `loupe doctor` and the MCP tool `loupe_doctor` do).
+  /// Reads the rest of `reader` (what `loupe doctor` does; the MCP tool `loupe_doctor` adds the session's events as they come).
   package static func examine(_ reader: TraceReader, progress: (any ReadProgress)? = nil) throws(CommandFailure) -> Doctor {
     var doctor = Doctor()
     // State changes (the bulk of most traces) matter to no check: they are counted, not decoded.
@@ -176,9 +178,7 @@ package struct Doctor {
       var row = identities[e.store, default: IdentityRow()]
       switch e.reason {
       case .created, .presented, .inserted, .replaced:
-        // Replaced outright, or ended and begun again while handling one action.
-        let endedNow = row.endedDuring != nil && row.endedDuring == currentAction
-        if e.reason == .replaced || endedNow {
+        if isReplacement(e, row: row) {
           row.replacements.add((event.seq, e.reason.rawValue, e.identity))
         } else if row.first == nil {
           row.first = (event.seq, e.identity)

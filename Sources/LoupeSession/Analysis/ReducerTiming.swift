@@ -51,14 +51,11 @@ package struct ReducerTiming<Info> {
     return pending.values.sorted { $0.seq < $1.seq }
   }
 
-  /// The `cause` an event gives, if it ends reducer measurements.
+  /// The `cause` an event gives, if it ends reducer measurements: the `seq` it refers to
+  /// (``Event/referencedSeq``), but for a `state.snapshot`, which the store takes after the
+  /// reducer's work rather than as part of it.
   package static func cause(of event: Event) -> Int? {
-    switch event.payload {
-    case .stateChanged(let e): e.cause
-    case .effectStarted(let e): e.cause
-    case .effectCancelled(let e): e.by?.cause
-    case .derivedRecomputed(let e): e.cause
-    default: nil
-    }
+    if case .stateSnapshot = event.payload { return nil }
+    return event.referencedSeq
   }
 }

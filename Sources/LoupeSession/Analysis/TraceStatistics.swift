@@ -93,7 +93,7 @@ package struct TraceStatistics {
     running.removeAll()
   }
 
-  /// Reads the rest of `reader` (what `loupe stats` and the MCP tool `loupe_stats` do).
+  /// Reads the rest of `reader` (what `loupe stats` does; the MCP tool `loupe_stats` adds the session's events as they come).
   static package func gather(_ reader: TraceReader, into statistics: TraceStatistics = TraceStatistics(), progress: (any ReadProgress)? = nil) throws(CommandFailure)
     -> TraceStatistics
   {

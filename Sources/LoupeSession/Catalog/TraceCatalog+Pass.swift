@@ -86,27 +86,19 @@ extension TraceCatalog {
   /// The catalog's answers from the parts of the trace, in order.
   private static func contents(_ path: String, parts: [PartReading]) -> Contents {
     var contents = Contents()
-    var live: [String: (order: Int, info: StoreInfo)] = [:]
-    var order = 0
+    // Moments are counted in store events: only their order matters here.
+    var lifetimes = StoreLifetimes()
+    var moment = 0
     for part in parts {
       contents.events += part.events
       if part.events > 0 { contents.checkedLength = part.checkedLength }
       for event in part.storeEvents {
-        switch event.payload {
-        case .storeCreated(let e):
-          order += 1
-          live[e.store] = (order, StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity))
-        case .storeDestroyed(let e):
-          live[e.store] = nil
-        case .identityChanged(let e):
-          live[e.store]?.info.identity = e.identity
-        default:
-          break
-        }
+        moment += 1
+        lifetimes.apply(event, at: moment)
       }
     }
     if parts.allSatisfy({ !$0.malformed }) { contents.identity = parts.last?.identity }
-    contents.stores = live.values.sorted { $0.order < $1.order }.map(\.info)
+    contents.stores = lifetimes.stores(at: moment)
     if let offset = parts.last(where: { $0.lastOffset != nil })?.lastOffset,
       let event = try? Event(jsonText: (try? TraceLineFile(path: path))?.line(at: offset) ?? [])
     {

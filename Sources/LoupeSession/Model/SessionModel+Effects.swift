@@ -1,6 +1,6 @@
 import LoupeCore
 /// One effect's life in a session: where it started, why, and how it ended.
-public struct EffectRecord: Sendable, Hashable {
+public struct EffectLife: Sendable, Hashable {
   /// How an effect ended.
   public enum Outcome: Sendable, Hashable {
     case completed
@@ -46,19 +46,19 @@ public struct EffectRecord: Sendable, Hashable {
 
 extension SessionModel {
   /// The effect with id `effect`, as far as the session knows it.
-  public func effect(_ effect: Int) -> EffectRecord? { effectRecords[effect] }
+  public func effect(_ effect: Int) -> EffectLife? { effectLives[effect] }
 
   /// Every effect running right after the event at `index` (started, not finished or
   /// cancelled), in the order they started.
-  public func runningEffects(at index: Int) -> [EffectRecord] {
-    effectOrder.compactMap { id in effectRecords[id].flatMap { $0.isRunning(at: index) ? $0 : nil } }
+  public func runningEffects(at index: Int) -> [EffectLife] {
+    effectOrder.compactMap { id in effectLives[id].flatMap { $0.isRunning(at: index) ? $0 : nil } }
   }
 
   /// Every effect that ended at or before the event at `index`, in the order they started,
   /// with their outcome and duration.
-  public func endedEffects(at index: Int) -> [EffectRecord] {
+  public func endedEffects(at index: Int) -> [EffectLife] {
     effectOrder.compactMap { id in
-      guard let record = effectRecords[id], let end = record.end, end.position <= index else { return nil }
+      guard let record = effectLives[id], let end = record.end, end.position <= index else { return nil }
       return record
     }
   }

@@ -5,61 +5,50 @@ extension SessionModel {
     let position = entries.count
     let store = event.store.map(storeID) ?? -1
     let kind: Kind
-    var cause: Int?
+    // What the event refers to (``Event/referencedSeq``); actions and effect ends are
+    // linked to their cause below.
+    var cause = event.referencedSeq.flatMap { index(ofSeq: $0) }
     switch event.payload {
     case .actionReceived(let e):
       kind = .action
       switch e.origin {
-      case .effect: cause = e.effect.flatMap { effectRecords[$0]?.started }
+      case .effect: cause = e.effect.flatMap { effectLives[$0]?.started }
       case .parent: cause = parentAction(of: e.store)
       case .send: cause = nil
       }
-    case .stateChanged(let e):
+    case .stateChanged:
       kind = .change
-      cause = index(ofSeq: e.cause)
-    case .stateSnapshot(let e):
+    case .stateSnapshot:
       kind = .snapshot
-      cause = e.cause.flatMap { index(ofSeq: $0) }
     case .effectStarted(let e):
       kind = .effectStarted
-      cause = index(ofSeq: e.cause)
-      effectRecords[e.effect] = EffectRecord(
+      effectLives[e.effect] = EffectLife(
         effect: e.effect, store: e.store, cancelID: e.cancelID, source: e.source, started: position, startSeq: event.seq,
         startTime: event.time, cause: cause)
       effectOrder.append(e.effect)
       if store >= 0 { storeEffects[Int(store)].append(e.effect) }
     case .effectFinished(let e):
       kind = .effectEnded
-      cause = effectRecords[e.effect]?.started
-      effectRecords[e.effect]?.end = EffectRecord.End(
+      cause = effectLives[e.effect]?.started
+      effectLives[e.effect]?.end = EffectLife.End(
         position: position, seq: event.seq, time: event.time,
         outcome: e.outcome == .completed ? .completed : .failed(e.error))
     case .effectCancelled(let e):
       kind = .effectEnded
-      cause = e.by.flatMap { index(ofSeq: $0.cause) } ?? effectRecords[e.effect]?.started
-      effectRecords[e.effect]?.end = EffectRecord.End(
+      cause = cause ?? effectLives[e.effect]?.started
+      effectLives[e.effect]?.end = EffectLife.End(
         position: position, seq: event.seq, time: event.time, outcome: .cancelled(reason: e.reason, by: e.by))
-    case .derivedRecomputed(let e):
+    case .derivedRecomputed:
       kind = .other
-      cause = e.cause.flatMap { index(ofSeq: $0) }
-    case .storeCreated(let e):
+    case .storeCreated:
       kind = .storeCreated
-      if store >= 0 {
-        lives[Int(store)].append((position, nil))
-        storeInfos[Int(store)] = StoreInfo(id: e.store, type: e.type, parent: e.parent, identity: e.identity)
-        identities[Int(store)].append((position, e.identity))
-      }
+      lifetimes.apply(event, at: position)
     case .storeDestroyed:
       kind = .storeDestroyed
-      if store >= 0, let last = lives[Int(store)].indices.last, lives[Int(store)][last].destroyed == nil {
-        lives[Int(store)][last].destroyed = position
-      }
-    case .identityChanged(let e):
+      lifetimes.apply(event, at: position)
+    case .identityChanged:
       kind = .identity
-      if store >= 0 {
-        storeInfos[Int(store)].identity = e.identity
-        identities[Int(store)].append((position, e.identity))
-      }
+      lifetimes.apply(event, at: position)
     case .unknown(StateRebuilder.snapshotKind, _):
       kind = .snapshot
     default:
@@ -104,7 +93,7 @@ extension SessionModel {
   /// Where effect `effect` started and ended (`effect.finished` or `effect.cancelled`), as
   /// positions; `nil` for an effect the session never saw start.
   public func span(ofEffect effect: Int) -> (start: Int, end: Int?)? {
-    effectRecords[effect].map { ($0.started, $0.end?.position) }
+    effectLives[effect].map { ($0.started, $0.end?.position) }
   }
 
   /// Every effect id the session saw start, in order of their start.
@@ -125,18 +114,15 @@ extension SessionModel {
     let id = Int32(storeNames.count)
     storeIDs[name] = id
     storeNames.append(name)
-    storeInfos.append(StoreInfo(id: name, type: "", parent: nil, identity: ""))
     storeEvents.append([])
     storeActions.append([])
-    lives.append([])
-    identities.append([])
     storeEffects.append([])
     return id
   }
 
   /// The parent store's latest action: the one whose reducer routed a child action.
   private func parentAction(of store: String) -> Int? {
-    let parent = storeIDs[store].flatMap { storeInfos[Int($0)].parent } ?? store.lastIndex(of: "/").map { String(store[..<$0]) }
+    let parent = lifetimes.info(of: store)?.parent ?? store.lastIndex(of: "/").map { String(store[..<$0]) }
     guard let parent, let id = storeIDs[parent], let last = storeActions[Int(id)].last else { return nil }
     return Int(last)
   }
@@ -175,18 +161,7 @@ extension SessionModel {
   // MARK: - Stores
 
   /// The stores alive right after the event at `index`, in order of creation.
-  public func stores(at index: Int) -> [StoreInfo] {
-    var alive: [(Int, StoreInfo)] = []
-    for (id, lives) in lives.enumerated() {
-      for life in lives where life.created <= index && (life.destroyed.map { $0 > index } ?? true) {
-        var info = storeInfos[id]
-        if let identity = identities[id].last(where: { $0.from <= index }) { info.identity = identity.identity }
-        alive.append((life.created, info))
-        break
-      }
-    }
-    return alive.sorted { $0.0 < $1.0 }.map(\.1)
-  }
+  public func stores(at index: Int) -> [StoreInfo] { lifetimes.stores(at: index) }
 
   /// The positions of every event of `store`, in order.
   public func indices(ofStore store: String) -> [Int] {
@@ -241,7 +216,7 @@ extension SessionModel {
   public func runningEffects(of store: String, at index: Int) -> [Int] {
     guard let id = storeIDs[store] else { return [] }
     return storeEffects[Int(id)].compactMap { effect in
-      guard let record = effectRecords[effect], record.isRunning(at: index) else { return nil }
+      guard let record = effectLives[effect], record.isRunning(at: index) else { return nil }
       return record.started
     }
   }

@@ -21,7 +21,7 @@ import LoupeCore
 /// | what caused this event | ``cause(of:)``: a change's or an effect's action; the effect that sent an action (origin `effect`); the parent store's action (origin `parent`); the action that cancelled an effect (`by`), else the effect's start; the start of a finished effect; a derived value's action; a snapshot's action |
 /// | what this event caused | ``consequences(of:)`` (the reverse links, in order) |
 /// | stores alive at a moment | ``stores(at:)`` (type, parent, identity at that moment) |
-/// | effects | ``effect(_:)``, ``effects``, ``span(ofEffect:)``, ``runningEffects(at:)``, ``endedEffects(at:)``, ``runningEffects(of:at:)`` — ``EffectRecord``: store, cause, cancel id, source, end (`completed`/`failed`/`cancelled` with reason and `by`), duration |
+/// | effects | ``effect(_:)``, ``effects``, ``span(ofEffect:)``, ``runningEffects(at:)``, ``endedEffects(at:)``, ``runningEffects(of:at:)`` — ``EffectLife``: store, cause, cancel id, source, end (`completed`/`failed`/`cancelled` with reason and `by`), duration |
 /// | a store's state at any moment | ``state(of:at:)``, ``state(of:atSeq:path:)`` → ``RebuiltState`` (value + `approximate`), CONTRACT §10, rule in ``StateRebuilder`` |
 /// | source lines | ``indices(atLine:)``, ``hasSource(at:line:)``, ``namesSourcePath(_:)``, ``source(of:)`` |
 ///
@@ -70,15 +70,12 @@ public final class SessionModel {
   package let storage: EventStorage
   package var storeNames: [String] = []
   package var storeIDs: [String: Int32] = [:]
-  package var storeInfos: [StoreInfo] = []
   /// Every event of each store, and its actions, as positions.
   package var storeEvents: [[Int32]] = []
   package var storeActions: [[Int32]] = []
-  /// Each store's lives: (created, destroyed) positions.
-  package var lives: [[(created: Int, destroyed: Int?)]] = []
-  /// Each store's identities, from the position they began at.
-  package var identities: [[(from: Int, identity: String)]] = []
-  package var effectRecords: [Int: EffectRecord] = [:]
+  /// Each store's lives and identities, in positions.
+  package var lifetimes = StoreLifetimes()
+  package var effectLives: [Int: EffectLife] = [:]
   /// Effect ids in the order they started.
   package var effectOrder: [Int] = []
   package var storeEffects: [[Int]] = []

@@ -27,10 +27,7 @@ import LoupeCore
 /// Not thread-safe: use it from one thread (or actor) at a time.
 public final class TraceStateIndex {
   /// One life of a store: the `seq`s of its `store.created` and `store.destroyed`.
-  public struct Life: Sendable, Hashable {
-    public var created: Int
-    public var destroyed: Int?
-  }
+  public typealias Life = StoreLife
 
   public let header: TraceHeader
   /// The reader the pass used, for its damage report (malformed lines, a truncated end).
@@ -49,7 +46,7 @@ public final class TraceStateIndex {
   private var offsets: [Int] = []
   private var lengths: [Int32] = []
   private var index = StateIndex()
-  private var lives: [String: [Life]] = [:]
+  private var lifetimes = StoreLifetimes()
   /// Store ids in order of first appearance.
   public private(set) var stores: [String] = []
   private var known: Set<String> = []
@@ -115,7 +112,7 @@ public final class TraceStateIndex {
   package func startSought(firstSeq: Int, store: String?, life: Life?) {
     self.firstSeq = firstSeq
     if let store { see(store) }
-    if let store, let life { lives[store] = [life] }
+    if let store, let life { lifetimes.start(store, with: life) }
   }
 
   /// A line read by its prefix: only state and store events matter.
@@ -161,12 +158,10 @@ public final class TraceStateIndex {
     case .stateChanged(let e):
       keep(.change, store: e.store, seq: event.seq, offset: offset, length: length)
     case .storeCreated(let e):
-      lives[e.store, default: []].append(Life(created: event.seq, destroyed: nil))
+      lifetimes.apply(event, at: event.seq)
       see(e.store)
-    case .storeDestroyed(let e):
-      if let last = lives[e.store]?.indices.last, lives[e.store]?[last].destroyed == nil {
-        lives[e.store]?[last].destroyed = event.seq
-      }
+    case .storeDestroyed:
+      lifetimes.apply(event, at: event.seq)
     default:
       if let snapshot = StateRebuilder.snapshot(in: event) {
         keep(.snapshot, store: snapshot.store, seq: event.seq, offset: offset, length: length)
@@ -203,13 +198,12 @@ public final class TraceStateIndex {
 
   /// The lives of `store` (empty for a store the trace names only in state events: a
   /// recording filtered without `store.*` events).
-  public func lives(of store: String) -> [Life] { lives[store] ?? [] }
+  public func lives(of store: String) -> [Life] { lifetimes.lives(of: store) }
 
   /// Whether `store` was alive right after the event numbered `seq`; a store the trace names
   /// without its lifecycle counts as alive.
   public func isAlive(_ store: String, atSeq seq: Int) -> Bool {
-    guard let lives = lives[store], !lives.isEmpty else { return known.contains(store) }
-    return lives.contains { $0.created <= seq && ($0.destroyed.map { $0 > seq } ?? true) }
+    lifetimes.isAlive(store, at: seq) ?? known.contains(store)
   }
 
   /// The stores alive right after the event numbered `seq`, in order of first appearance.

@@ -88,26 +88,10 @@ extension DiagnosticStream {
   /// The event without its `seq`, with the `seq`s it refers to made relative to its own: two
   /// streams whose keys are equal in order are equal.
   static func alignmentKey(_ event: Event) -> String {
-    var event = event
-    func relative(_ cause: Int) -> Int { cause == 0 ? 0 : event.seq - cause }
-    switch event.payload {
-    case .stateChanged(var e):
-      e.cause = relative(e.cause)
-      event.payload = .stateChanged(e)
-    case .effectStarted(var e):
-      e.cause = relative(e.cause)
-      event.payload = .effectStarted(e)
-    case .effectCancelled(var e):
-      if let by = e.by { e.by = EffectCancelled.Source(store: by.store, cause: relative(by.cause)) }
-      event.payload = .effectCancelled(e)
-    case .derivedRecomputed(var e):
-      e.cause = e.cause.map(relative)
-      event.payload = .derivedRecomputed(e)
-    default:
-      break
-    }
-    event.seq = 0
-    return event.jsonText
+    let seq = event.seq
+    var key = event.mappingReferencedSeq { $0 == 0 ? 0 : seq - $0 }
+    key.seq = 0
+    return key.jsonText
   }
 
   static var recordGoldensFromEnvironment: Bool {

@@ -3,8 +3,8 @@
 ///
 /// - `time` becomes 0, and `durationNs` of `derived.recomputed` 0;
 /// - `session.started` (and a trace's header) get a fixed `pid`, `program` and `startedAt`;
-/// - `seq` is renumbered 1, 2, 3… in order, and the `seq`s that events refer to (`cause`,
-///   `by.cause`) with it; a reference to an event that is not in the stream (left out by a
+/// - `seq` is renumbered 1, 2, 3… in order, and the `seq`s that events refer to
+///   (``Event/referencedSeq``) with it; a reference to an event that is not in the stream (left out by a
 ///   filter, or from before a recorder was attached) becomes 0;
 /// - effect ids are renumbered 1, 2, 3… in the order they first appear;
 /// - identities are renumbered `i1`, `i2`… in the order they first appear (in warnings'
@@ -37,6 +37,7 @@ public struct TraceNormalizer {
     let seq = seqs.count + 1
     seqs[event.seq] = seq
     event.seq = seq
+    event = event.mappingReferencedSeq { seqs[$0] ?? 0 }
     switch event.payload {
     case .sessionStarted(var e):
       e.pid = Self.header.pid
@@ -57,15 +58,8 @@ public struct TraceNormalizer {
       e.effect = e.effect.map { effect($0) }
       e.source = nil
       event.payload = .actionReceived(e)
-    case .stateChanged(var e):
-      e.cause = reference(e.cause)
-      event.payload = .stateChanged(e)
-    case .stateSnapshot(var e):
-      e.cause = e.cause.map { reference($0) }
-      event.payload = .stateSnapshot(e)
     case .effectStarted(var e):
       e.effect = effect(e.effect)
-      e.cause = reference(e.cause)
       e.source = nil
       event.payload = .effectStarted(e)
     case .effectFinished(var e):
@@ -73,26 +67,20 @@ public struct TraceNormalizer {
       event.payload = .effectFinished(e)
     case .effectCancelled(var e):
       e.effect = effect(e.effect)
-      if let by = e.by { e.by = EffectCancelled.Source(store: by.store, cause: reference(by.cause)) }
+      e.by?.source = nil
       event.payload = .effectCancelled(e)
     case .derivedRecomputed(var e):
       e.durationNs = 0
-      e.cause = e.cause.map { reference($0) }
       e.source = nil
       event.payload = .derivedRecomputed(e)
     case .warning(var e):
       e.message = renumberIdentities(in: e.message)
       e.source = nil
       event.payload = .warning(e)
-    case .mark, .dropped, .unknown:
+    case .stateChanged, .stateSnapshot, .mark, .dropped, .unknown:
       break
     }
     return event
-  }
-
-  /// The new `seq` of the event that had `seq`, or 0 when it is not in the stream.
-  private func reference(_ seq: Int) -> Int {
-    seqs[seq] ?? 0
   }
 
   private mutating func effect(_ id: Int) -> Int {

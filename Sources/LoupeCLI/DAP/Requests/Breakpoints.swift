@@ -177,7 +177,7 @@ extension DAPSession {
       }
     }
     if !breakpoints.exceptionFilters.isEmpty {
-      for code in DoctorSignals.codes(at: index, in: model) where breakpoints.exceptionFilters.contains(code) {
+      for code in doctorSignals.codes(at: index, in: model) where breakpoints.exceptionFilters.contains(code) {
         reason = reason ?? "exception"
         notes.append(code)
       }

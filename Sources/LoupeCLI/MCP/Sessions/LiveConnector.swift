@@ -104,48 +104,21 @@ enum LiveConnector {
     }
   }
 
-  private struct Handshake: Sendable {
-    var result: InitializeResult
-    var history: Int
-  }
-
-  /// `initialize` and `loupe/subscribe` (all events, history first), or a failure that says why,
-  /// within `timeout`.
-  private static func handshake(_ client: LoupeClient, name: String, timeout: Duration) async throws(ToolFailure) -> Handshake {
-    let outcome: Result<Handshake, ToolFailure> = await withTaskGroup(of: Result<Handshake, ToolFailure>?.self) { group in
-      group.addTask {
-        var request = InitializeRequest.method
-        do throws(ClientError) {
-          let result = try await client.initialize(clientName: "loupe mcp", clientVersion: LoupeCLI.version)
-          request = SubscribeRequest.method
-          let history = try await client.subscribe(SubscribeRequest(filter: .all, history: true))
-          return .success(Handshake(result: result, history: history))
-        } catch {
-          let ended = await endedProgram(client)
-          return .failure(
-            ToolFailure(
-              "launch-failed", AttachSession.handshakeFailure(name: name, request: request, error: error, ended: ended)))
-        }
-      }
-      group.addTask {
-        do {
-          try await Task.sleep(for: timeout)
-        } catch {
-          return nil
-        }
-        client.close()  // fails the request still waiting, so the other task ends too
-        return .failure(
-          ToolFailure(
-            "timeout",
-            "'\(name)' did not answer 'initialize' within \(timeout): is it built with Loupe, and does it create a store? (Raise timeoutSeconds for a slow start.)"
-          ))
-      }
-      let first = await group.next()!
-      group.cancelAll()
-      if first == nil { return await group.next()!! }
-      return first!
+  /// The live handshake (``LoupeClient/handshake(clientName:clientVersion:filter:timeout:)``:
+  /// all events, history first), or a failure that says why.
+  private static func handshake(_ client: LoupeClient, name: String, timeout: Duration) async throws(ToolFailure) -> LoupeClient.Handshake {
+    switch await client.handshake(clientName: "loupe mcp", clientVersion: LoupeCLI.version, timeout: timeout) {
+    case .success(let handshake):
+      return handshake
+    case .failure(.failed(let request, let error)):
+      let ended = await endedProgram(client)
+      throw ToolFailure("launch-failed", AttachSession.handshakeFailure(name: name, request: request, error: error, ended: ended))
+    case .failure(.timedOut):
+      throw ToolFailure(
+        "timeout",
+        "'\(name)' did not answer 'initialize' within \(timeout): is it built with Loupe, and does it create a store? (Raise timeoutSeconds for a slow start.)"
+      )
     }
-    return try outcome.get()
   }
 
   /// The launched program's end, if it has ended or ends within a second.

@@ -16,7 +16,7 @@ import LoupeClient
 /// over its socket) whose events are recorded, as they come, to a trace file of the session's
 /// own. The query tools read the session's ``SessionModel`` (fed by the trace, or by the live
 /// events as they come); `loupe_doctor` and `loupe_stats` run `doctor`'s and `stats`'s analysis
-/// over ``tracePath``. A live session and a recording answer alike.
+/// over that model too, fed only the events that came since they last ran (``SessionAnalyses``). A live session and a recording answer alike.
 final class MCPSession: Sendable {
   enum Source: Sendable, Equatable {
     case trace(path: String)

@@ -9,6 +9,7 @@ final class SharedModel: @unchecked Sendable {
   // Unchecked: `model` is only touched while `lock` is held.
   private let lock = NSLock()
   private let model: SessionModel
+  private var analyses = SessionAnalyses()
 
   init(_ model: SessionModel) {
     self.model = model
@@ -32,6 +33,27 @@ final class SharedModel: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return try body(model)
+  }
+
+  /// The doctor's findings so far (see ``SessionAnalyses``).
+  func doctor() -> Doctor {
+    lock.lock()
+    defer { lock.unlock() }
+    return analyses.doctor(over: model)
+  }
+
+  /// The statistics so far (see ``SessionAnalyses``).
+  func statistics() -> TraceStatistics {
+    lock.lock()
+    defer { lock.unlock() }
+    return analyses.statistics(over: model)
+  }
+
+  /// The header of a session read from a trace file, and what its reading skipped.
+  var trace: (header: TraceHeader?, damage: DamageNotes) {
+    lock.lock()
+    defer { lock.unlock() }
+    return (model.header, DamageNotes(model.damage))
   }
 
   func append(_ events: [Event]) {

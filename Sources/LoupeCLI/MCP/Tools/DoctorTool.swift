@@ -40,13 +40,8 @@ enum DoctorTool: LoupeTool {
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
     let session = try await SessionArgument.session(arguments, in: box)
-    let reader = try SessionArgument.reader(session)
-    let doctor: Doctor
-    do {
-      doctor = try Doctor.examine(reader)
-    } catch {
-      throw ToolFailure("io-error", error.message)
-    }
+    try SessionArgument.requireEvents(session)
+    let doctor = session.model.doctor()
     let ignored = Set(arguments.strings("ignore") ?? [])
     if let unknown = ignored.first(where: { !Doctor.codes.contains($0) }) {
       throw .invalidArguments("'ignore': unknown finding code '\(unknown)' (codes: \(Doctor.codes.joined(separator: ", "))).")
@@ -54,7 +49,7 @@ enum DoctorTool: LoupeTool {
     let all = doctor.findings()
     let findings = all.filter { !ignored.contains($0.code) }
     let problems = findings.filter { $0.severity == .problem }.count
-    let notes = DamageNotes(reader)
+    let notes = session.model.trace.damage
     var text: String
     if findings.isEmpty {
       text = "No problems found in session \(session.id) (\(Formatting.plural(doctor.events, "event")) examined).\n"
@@ -77,14 +72,14 @@ enum DoctorTool: LoupeTool {
   }
 }
 
-/// What a reader found wrong with the trace, for the end of an answer.
+/// What reading the trace found wrong with it, for the end of an answer.
 struct DamageNotes {
   var lines: [String] = []
 
-  init(_ reader: TraceReader) {
-    if let truncation = reader.truncation { lines.append(truncation.description) }
-    if reader.malformedLineCount > 0 {
-      lines.append("\(Formatting.plural(reader.malformedLineCount, "malformed line")) skipped")
+  init(_ damage: (malformedLines: Int, truncation: TraceReader.Truncation?)) {
+    if let truncation = damage.truncation { lines.append(truncation.description) }
+    if damage.malformedLines > 0 {
+      lines.append("\(Formatting.plural(damage.malformedLines, "malformed line")) skipped")
     }
   }
 

@@ -22,7 +22,7 @@ enum EffectsTool: LoupeTool {
       ], required: ["session"]),
     outputSchema: JSONSchema.object(
       [
-        ("effects", JSONSchema.array(EffectLedger.Entry.schema, description: "Running effects (oldest first), then ended ones (newest first).")),
+        ("effects", JSONSchema.array(EffectRows.Row.schema, description: "Running effects (oldest first), then ended ones (newest first).")),
         ("counts", JSONSchema.object(
           [
             ("started", JSONSchema.integer("Effects started.")), ("running", JSONSchema.integer("Still running.")),
@@ -40,7 +40,7 @@ enum EffectsTool: LoupeTool {
     let limit = box.budget.listLimit
     let (running, ended, counts, now, nowTime) = try session.model.read { model throws(ToolFailure) in
       let position = try model.position(at: arguments.int("at"), session: session.id)
-      var counts = EffectLedger.Counts()
+      var counts = EffectRows.Counts()
       var runningSpans: [(effect: Int, start: Int)] = []
       var endedSpans: [(effect: Int, start: Int, end: Int)] = []
       for effect in model.effects {
@@ -55,10 +55,10 @@ enum EffectsTool: LoupeTool {
         }
       }
       endedSpans.sort { $0.end > $1.end }
-      func entry(_ start: Int, _ end: Int?) -> EffectLedger.Entry? {
+      func entry(_ start: Int, _ end: Int?) -> EffectRows.Row? {
         guard case .effectStarted(let e) = model.event(at: start).payload else { return nil }
         let cause = model.cause(of: start).map { model.event(at: $0) }
-        var entry = EffectLedger.Entry(
+        var entry = EffectRows.Row(
           effect: e.effect, store: e.store, cancelID: e.cancelID, startSeq: model.seq(at: start), startTime: model.event(at: start).time,
           cause: e.cause, causeAction: cause.flatMap { if case .actionReceived(let a) = $0.payload { a.action } else { nil } },
           source: e.source)
@@ -97,8 +97,8 @@ enum EffectsTool: LoupeTool {
 }
 
 /// The rows of `loupe_effects`.
-enum EffectLedger {
-  struct Entry {
+enum EffectRows {
+  struct Row {
     var effect: Int
     var store: String
     var cancelID: String?

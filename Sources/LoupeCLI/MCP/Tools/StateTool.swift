@@ -61,16 +61,12 @@ enum StateTool: LoupeTool {
           "not-recorded",
           "Nothing of \(store)'s state is known right after #\(at): the trace has no state snapshot of it (CONTRACT §10) and no change wrote to it yet.")
       }
-      var value = state.value
-      for component in path.components {
-        guard let child = StateRebuilder.child(value, component) else {
-          throw ToolFailure(
-            "no-such-path",
-            "\(store) has no value at '\(path)' right after #\(at)\(state.approximate ? " (as far as this trace tells: it holds changes, not a snapshot of this store)" : ""). Ask for a shorter path; its members are listed in loupe_state without 'path'.")
-        }
-        value = child
+      guard let found = state.at(path) else {
+        throw ToolFailure(
+          "no-such-path",
+          "\(store) has no value at '\(path)' right after #\(at)\(state.approximate ? " (as far as this trace tells: it holds changes, not a snapshot of this store)" : ""). Ask for a shorter path; its members are listed in loupe_state without 'path'.")
       }
-      return (value, state.approximate, at, state.shape?.descending(path.components, positionsHold: false))
+      return (found.value, found.approximate, at, found.shape)
     }
     let (summary, elided) = box.budget.summarize(value, at: path)
     let subject = path.isRoot ? "State of \(store)" : "\(store) \(path)"

@@ -27,14 +27,12 @@ enum StatsTool: LoupeTool {
 
   static func run(_ arguments: ToolArguments, in box: ToolBox) async throws(ToolFailure) -> ToolResult {
     let session = try await SessionArgument.session(arguments, in: box)
-    let reader = try SessionArgument.reader(session)
-    let statistics: TraceStatistics
-    do {
-      statistics = try TraceStatistics.gather(reader)
-    } catch {
-      throw ToolFailure("io-error", error.message)
-    }
-    let report = StatsReport(statistics: statistics, header: reader.header, path: reader.path)
+    try SessionArgument.requireEvents(session)
+    let statistics = session.model.statistics()
+    let trace = session.model.trace
+    let header: TraceHeader
+    if let known = trace.header { header = known } else { header = try SessionArgument.header(session) }
+    let report = StatsReport(statistics: statistics, header: header, path: session.tracePath)
     var structured = report.json().objectValue ?? JSONObject()
     var omitted = JSONObject()
     for table in ["actions", "effects", "derived", "identityChanges"] {
@@ -49,7 +47,7 @@ enum StatsTool: LoupeTool {
     if !omitted.isEmpty {
       text = "Session \(session.id) (tables cut to \(box.budget.listLimit) rows in structuredContent):\n" + report.text(style: Style(enabled: false))
     }
-    text += DamageNotes(reader).text
+    text += trace.damage.text
     return ToolResult(text: text, structured: structured)
   }
 }
