@@ -8,7 +8,7 @@ extension Reducer {
   /// }
   /// ```
   ///
-  /// Effects changed by a custom operator (``Effect`` transforms) keep the store's values.
+  /// The effects of child features it contains (scopes, `ifLet`, `forEach`) see it too.
   public func dependency<Value: Sendable>(
     _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable, _ value: Value
   ) -> _DependencyKeyWritingReducer<Self> {
@@ -41,8 +41,10 @@ extension Effect {
   /// changed by `update`, on top of the store's.
   func withDependencies(_ update: @escaping @Sendable (inout DependencyValues) -> Void) -> Self {
     switch operation {
-    case .none, .send, .cancel, .transform:
+    case .none, .send, .cancel:
       return self
+    case .transform(let transform):
+      return Self(.transform(transform.withDependencies(update)))
     case .run(let run):
       let operation = run.operation
       let handler = run.handler

@@ -68,6 +68,15 @@ extension DependencyValues {
   }
 }
 
+/// A parent of `StampFeature`, for `.dependency` on a composition.
+struct StampHost: Reducer {
+  struct State: Equatable { var child = StampFeature.State() }
+  enum Action: Equatable { case child(StampFeature.Action) }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.child, action: Action.child) { StampFeature() }
+  }
+}
+
 @MainActor
 @Suite struct DependencySpellingTests {
   @Test func uuidsDatesAndDependenciesChangedBetweenSteps() async {
@@ -120,6 +129,14 @@ extension DependencyValues {
     }
     await store.send(.greetTapped)
     await store.receive(.greeted("Hi, Blob")) { $0.greeting = "Hi, Blob" }
+  }
+
+  @Test func theDependencyModifierReachesTheEffectsOfChildFeatures() async {
+    let store = TestStore(initialState: StampHost.State()) {
+      StampHost().dependency(\.greeter.greet, { "Hey, \($0)" })
+    }
+    await store.send(.child(.greetTapped))
+    await store.receive(.child(.greeted("Hey, Blob"))) { $0.child.greeting = "Hey, Blob" }
   }
 
   @Test func uuidFromAnInteger() {

@@ -38,6 +38,9 @@ struct EffectEntry {
 protocol EffectTransform<Action> {
   associatedtype Action
   @MainActor func start(in runtime: RuntimeBase, scope: EffectScope<Action>) -> [EffectRecord]
+  /// The same transform of its effects with the dependencies changed by `update`
+  /// (`Reducer.dependency(_:_:)`).
+  func withDependencies(_ update: @escaping @Sendable (inout DependencyValues) -> Void) -> Self
 }
 
 struct MappedEffect<Inner, Action>: EffectTransform {
@@ -57,6 +60,10 @@ struct MappedEffect<Inner, Action>: EffectTransform {
         scope.deliver(transform(action), record, entry)
       })
     return runtime.start(inner, in: innerScope)
+  }
+
+  func withDependencies(_ update: @escaping @Sendable (inout DependencyValues) -> Void) -> Self {
+    MappedEffect(inner: inner.withDependencies(update), transform: transform, owner: owner)
   }
 }
 

@@ -61,4 +61,8 @@ struct DismissibleEffect<Action>: EffectTransform {
     let target = DismissTarget { record in scope.deliver(dismissAction, record, nil) }
     return DismissTarget.$current.withValue(target) { runtime.start(inner, in: scope) }
   }
+
+  func withDependencies(_ update: @escaping @Sendable (inout DependencyValues) -> Void) -> Self {
+    DismissibleEffect(inner: inner.withDependencies(update), dismissAction: dismissAction)
+  }
 }
