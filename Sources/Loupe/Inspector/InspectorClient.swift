@@ -2,14 +2,14 @@ import LoupeRPC
 import Synchronization
 
 /// One connected client: the protocol's methods, served from the hub and the bus.
-final class InspectorClient: ServerHandler, Sendable {
+final class InspectorClient: RequestHandler, Sendable {
   let bus: EventBus
   let hub: EventHub
   let queue: ClientSubscription
   private let onSubscribe: @Sendable () -> Void
   private struct State {
     /// `loupe/state` requests waiting for the main actor.
-    var tasks: [RequestID: (task: Task<Void, Never>, reply: Reply)] = [:]
+    var tasks: [RequestID: (task: Task<Void, Never>, reply: TypedReply<StateRequest>)] = [:]
     var hasSubscribed = false
     /// ``EventHub/subscribe(_:filter:history:)`` was called: ``closed()`` must unsubscribe.
     var inHub = false
@@ -36,37 +36,30 @@ final class InspectorClient: ServerHandler, Sendable {
       process: .init(pid: bus.pid, name: bus.program))
   }
 
-  func handle(_ request: IncomingRequest, reply: Reply) {
-    do {
-      switch request.method {
-      case SubscribeRequest.method:
-        let subscribe = try request.decode(SubscribeRequest.self)
-        state.withLock { $0.inHub = true }
-        let history = hub.subscribe(queue, filter: CompiledEventFilter(subscribe.filter), history: subscribe.history)
-        // The answer is queued before any event of the subscription is let through.
-        reply(SubscribeRequest.self, .init(history: history))
-        queue.release()
-        state.withLock { $0.hasSubscribed = true }
-        onSubscribe()
-      case UnsubscribeRequest.method:
-        _ = try request.decode(UnsubscribeRequest.self)
-        hub.unsubscribe(queue)
-        reply(UnsubscribeRequest.self, NullResult())
-      case StoresRequest.method:
-        _ = try request.decode(StoresRequest.self)
-        reply(StoresRequest.self, bus.directory?.liveStores() ?? [])
-      case StateRequest.method:
-        try state(request.decode(StateRequest.self), id: request.id, reply: reply)
-      case MarkRequest.method:
-        let mark = try request.decode(MarkRequest.self)
-        let seq = bus.emit(.mark(Mark(label: mark.label)))
-        reply(MarkRequest.self, .init(seq: seq))
-      default:
-        reply.failure(.methodNotFound(request.method))
-      }
-    } catch {
-      reply.failure(error)
-    }
+  // MARK: Requests (routed by `RequestDispatch`, on the reader thread)
+
+  func handle(_ request: SubscribeRequest, reply: TypedReply<SubscribeRequest>) {
+    state.withLock { $0.inHub = true }
+    let history = hub.subscribe(queue, filter: CompiledEventFilter(request.filter), history: request.history)
+    // The answer is queued before any event of the subscription is let through.
+    reply(.init(history: history))
+    queue.release()
+    state.withLock { $0.hasSubscribed = true }
+    onSubscribe()
+  }
+
+  func handle(_ request: UnsubscribeRequest, reply: TypedReply<UnsubscribeRequest>) {
+    hub.unsubscribe(queue)
+    reply(NullResult())
+  }
+
+  func handle(_ request: StoresRequest, reply: TypedReply<StoresRequest>) {
+    reply(bus.directory?.liveStores() ?? [])
+  }
+
+  func handle(_ request: MarkRequest, reply: TypedReply<MarkRequest>) {
+    let seq = bus.emit(.mark(Mark(label: request.label)))
+    reply(.init(seq: seq))
   }
 
   /// The answer to `loupe/state` once the process exits on the main thread.
@@ -74,14 +67,14 @@ final class InspectorClient: ServerHandler, Sendable {
 
   /// `loupe/state` asks the runtime's directory, which may need the main actor: answer from a
   /// task, so the reader thread never waits for the program.
-  private func state(_ request: StateRequest, id: RequestID, reply: Reply) throws(ResponseError) {
+  func handle(_ request: StateRequest, reply: TypedReply<StateRequest>) throws(ResponseError) {
     let path = try request.statePath()
     if let at = request.at {
       // From the history, on this thread: the program's thread is not needed.
       let (log, kept) = hub.history
       switch HistoryState(log: log, kept: kept).state(of: request.store, at: at, path: path) {
       case .success(let state):
-        reply(StateRequest.self, .init(store: request.store, seq: at, state: state.value, approximate: state.approximate))
+        reply(.init(store: request.store, seq: at, state: state.value, approximate: state.approximate))
         return
       case .failure(let failure):
         throw .invalidParams(failure.description)
@@ -91,13 +84,14 @@ final class InspectorClient: ServerHandler, Sendable {
       throw .invalidParams(StateQueryError.unknownStore(request.store).description)
     }
     // Created under the lock, so the task's own removal cannot run before the insertion.
+    let id = reply.id
     let exiting = state.withLock { state in
       if state.mainActorStopped { return true }
       let task = Task { [weak self] in
         defer { _ = self?.state.withLock { $0.tasks.removeValue(forKey: id) } }
         do throws(StateQueryError) {
           let (seq, state) = try await directory.state(of: request.store, path: path)
-          reply(StateRequest.self, .init(store: request.store, seq: seq, state: state))
+          reply(.init(store: request.store, seq: seq, state: state))
         } catch {
           reply.failure(.invalidParams(error.description))
         }

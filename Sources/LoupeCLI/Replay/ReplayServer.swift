@@ -25,7 +25,7 @@ import LoupeSession
 /// a snapshot and the changes after it). `shutdown` (answered by the session after every
 /// request before it) ends nothing a subscription was promised: every event of the recording that
 /// passes its filter is still sent (the connection drains this source before it closes).
-final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
+final class ReplayServer: RequestHandler, OutgoingSource, Sendable {
   private struct Stream {
     var reader: TraceReader
     var filter: EventFilter
@@ -72,6 +72,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
       process: .init(pid: catalog.header.pid, name: catalog.header.program))
   }
 
+  /// Queues `request` on the work queue, where ``RequestHandler/dispatch(_:reply:)`` answers it.
   func handle(_ request: IncomingRequest, reply: Reply) {
     let token = state.withLock { state in
       state.nextToken += 1
@@ -81,7 +82,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     work.async { [self] in
       let current = state.withLock { $0.pending[request.id] == token }
       guard current else { return }  // cancelled before its turn
-      answer(request, reply: reply)
+      dispatch(request, reply: reply)
       state.withLock { state in
         if state.pending[request.id] == token { state.pending[request.id] = nil }
       }
@@ -92,43 +93,37 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     state.withLock { _ = $0.pending.removeValue(forKey: id) }
   }
 
-  /// Answers one request, on the work queue.
-  private func answer(_ request: IncomingRequest, reply: Reply) {
-    do throws(ResponseError) {
-      switch request.method {
-      case SubscribeRequest.method:
-        let subscribe = try request.decode(SubscribeRequest.self)
-        try self.subscribe(subscribe, reply: reply)
-      case UnsubscribeRequest.method:
-        _ = try request.decode(UnsubscribeRequest.self)
-        state.withLock {
-          $0.stream = nil
-          $0.subscribed = false
-        }
-        reply(UnsubscribeRequest.self, NullResult())
-      case StoresRequest.method:
-        _ = try request.decode(StoresRequest.self)
-        reply(StoresRequest.self, catalog.stores)
-      case StateRequest.method:
-        let query = try request.decode(StateRequest.self)
-        reply(StateRequest.self, try state(query))
-      case MarkRequest.method:
-        let mark = try request.decode(MarkRequest.self)
-        let first = state.withLock { $0.nextSeq } == nil ? catalog.lastSeq + 1 : 0  // the catalog's pass, outside the lock
-        let seq = state.withLock { state in
-          let seq = state.nextSeq ?? first
-          state.nextSeq = seq + 1
-          if state.subscribed { state.marks.append(Event(seq: seq, time: catalog.lastTime, payload: .mark(Mark(label: mark.label)))) }
-          return seq
-        }
-        reply(MarkRequest.self, .init(seq: seq))
-        wake()
-      default:
-        reply.failure(.methodNotFound(request.method))
-      }
-    } catch {
-      reply.failure(error)
+  // MARK: Requests (routed by `RequestDispatch`, on the work queue)
+
+  func handle(_ request: UnsubscribeRequest, reply: TypedReply<UnsubscribeRequest>) {
+    state.withLock {
+      $0.stream = nil
+      $0.subscribed = false
     }
+    reply(NullResult())
+  }
+
+  func handle(_ request: StoresRequest, reply: TypedReply<StoresRequest>) {
+    reply(catalog.stores)
+  }
+
+  func handle(_ request: StateRequest, reply: TypedReply<StateRequest>) throws(ResponseError) {
+    reply(try state(request))
+  }
+
+  func handle(_ request: MarkRequest, reply: TypedReply<MarkRequest>) {
+    // The catalog's pass, outside the lock.
+    let first = state.withLock { $0.nextSeq } == nil ? catalog.lastSeq + 1 : 0
+    let seq = state.withLock { state in
+      let seq = state.nextSeq ?? first
+      state.nextSeq = seq + 1
+      if state.subscribed {
+        state.marks.append(Event(seq: seq, time: catalog.lastTime, payload: .mark(Mark(label: request.label))))
+      }
+      return seq
+    }
+    reply(.init(seq: seq))
+    wake()
   }
 
   /// `loupe/state` for any `seq` of the trace.
@@ -159,7 +154,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     return try answer.get()
   }
 
-  private func subscribe(_ request: SubscribeRequest, reply: Reply) throws(ResponseError) {
+  func handle(_ request: SubscribeRequest, reply: TypedReply<SubscribeRequest>) throws(ResponseError) {
     let count: Int
     do throws(CommandFailure) {
       // Every event passes an empty filter: the catalog has counted them (the same reader).
@@ -181,7 +176,7 @@ final class ReplayServer: ServerHandler, OutgoingSource, Sendable {
     }
     if case .failure(let error) = opened { throw .internalError(error.message) }
     // Queued before any event: the writer sends answers before it asks for events.
-    reply(SubscribeRequest.self, .init(history: count))
+    reply(.init(history: count))
     wake()
   }
 

@@ -39,7 +39,8 @@ public struct Reply: Sendable {
 
 /// What a server does for its methods. ``ServerSession`` handles everything generic — framing
 /// errors, batches, `initialize`/`shutdown`/`exit`, `-32002` before initialize, `-32600` after
-/// shutdown, `$/cancelRequest` — and calls the handler only for the rest.
+/// shutdown, `$/cancelRequest` — and calls the handler only for the rest. A Loupe server is a
+/// ``RequestHandler``, which answers the rest by request type.
 public protocol ServerHandler: AnyObject, Sendable {
   /// The `initialize` result for this connection.
   func initialize(_ request: InitializeRequest) -> InitializeResult

@@ -26,6 +26,11 @@ public final class ServerSession: Sendable {
     case uninitialized, initialized, shutDown, exited
   }
 
+  /// The requests this session answers itself, as it moves through ``Lifecycle``; every other
+  /// request goes to the handler (a ``RequestHandler`` routes it by ``RequestDispatch``).
+  /// `exit`, `initialized` and `$/cancelRequest` are its notifications.
+  static let lifecycleRequests: [any RequestType.Type] = [InitializeRequest.self, ShutdownRequest.self]
+
   private struct State {
     var lifecycle = Lifecycle.uninitialized
     /// In-flight requests by id: a token telling this request from an earlier one with the

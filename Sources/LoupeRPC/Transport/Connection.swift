@@ -103,20 +103,10 @@ public final class Connection: @unchecked Sendable {
   private var outboxBytes = 0
   /// Someone asked the writer to look at the source again.
   private var wakePending = false
-  private var writerIdle = false
-  /// Stop reading; the writer drains the outbox (and the source when `drainsSource`) and ends.
-  private var finishing = false
-  private var drainsSource = false
-  /// Stop everything now.
-  private var aborted = false
-  private var started = false
-  /// The writer thread was started (or will never be: the connection ended first).
-  private var writerStarted = false
-  private var readerDone = false
-  private var readerThreadStarted = false
-  private var writerThreadStarted = false
-  private var writerDone = false
-  private var descriptorsClosed = false
+  /// What may happen next (see ``ConnectionLifecycle``), and what each side is doing.
+  private var lifecycle = ConnectionLifecycle.open
+  private var reader = ConnectionReader.notStarted
+  private var writer = ConnectionWriter.notStarted
   private var reason: CloseReason?
   private var source: (any OutgoingSource)?
   private var onClose: (@Sendable (CloseReason) -> Void)?
@@ -160,11 +150,11 @@ public final class Connection: @unchecked Sendable {
     onClose: @escaping @Sendable (CloseReason) -> Void = { _ in }
   ) {
     condition.lock()
-    guard !started, !aborted else {
+    guard reader == .notStarted, lifecycle != .aborted else {
       condition.unlock()
       return
     }
-    started = true
+    reader = .waiting
     self.source = source
     self.onClose = onClose
     halfCloses = onEndOfInput != nil
@@ -185,7 +175,7 @@ public final class Connection: @unchecked Sendable {
     first: ArraySlice<UInt8>?, onFrame: @escaping @Sendable ([UInt8]) -> Void, onEndOfInput: (@Sendable () -> Void)?
   ) {
     condition.lock()
-    readerThreadStarted = true
+    reader = .reading
     condition.unlock()
     ServiceThread.start(name: "loupe.reader", niceness: options.threadNiceness) { [self] in
       if readLoop(first: first, onFrame: onFrame) == .endOfInput { onEndOfInput?() }
@@ -226,15 +216,12 @@ public final class Connection: @unchecked Sendable {
   /// Call with the lock held: whether the caller must start the writer (after unlocking,
   /// with ``startWriter()``). The writer starts once, when there is something to write.
   private func claimWriterStart() -> Bool {
-    guard started, !writerStarted else { return false }
-    writerStarted = true
+    guard reader.isStarted, writer == .notStarted else { return false }
+    writer = .running(idle: false)
     return true
   }
 
   private func startWriter() {
-    condition.lock()
-    writerThreadStarted = true
-    condition.unlock()
     ServiceThread.start(name: "loupe.writer", niceness: options.threadNiceness) { [self] in writeLoop() }
   }
 
@@ -245,7 +232,7 @@ public final class Connection: @unchecked Sendable {
   public func send(body: [UInt8]) {
     let frame = FrameEncoder.frame(body)
     condition.lock()
-    guard !finishing, !aborted else {
+    guard lifecycle.takesFrames else {
       condition.unlock()
       return
     }
@@ -267,7 +254,7 @@ public final class Connection: @unchecked Sendable {
     condition.lock()
     wakePending = true
     condition.broadcast()
-    let startsWriter = !finishing && !aborted && claimWriterStart()
+    let startsWriter = lifecycle.takesFrames && claimWriterStart()
     condition.unlock()
     if startsWriter { startWriter() }
   }
@@ -279,16 +266,12 @@ public final class Connection: @unchecked Sendable {
   /// filling up keeps the connection open.
   public func finish(drainingSource: Bool = false) {
     condition.lock()
-    finishing = true
-    if drainingSource { drainsSource = true }
+    lifecycle.finish(drainingSource: drainingSource)
     condition.broadcast()
-    if !descriptorsClosed { latch(readerWake.write) }
+    if lifecycle != .closed { latch(readerWake.write) }
     // Draining needs the writer; with nothing to write, a writer never started is done.
-    let startsWriter = !aborted && drainsSource && source != nil && claimWriterStart()
-    if !writerStarted && started {
-      writerStarted = true
-      writerDone = true
-    }
+    let startsWriter = lifecycle == .finishing(drainsSource: true) && source != nil && claimWriterStart()
+    if reader.isStarted { writer.endIfNotStarted() }
     let finished = endIfDone()
     condition.unlock()
     if startsWriter { startWriter() }
@@ -301,17 +284,11 @@ public final class Connection: @unchecked Sendable {
   private func abort(_ why: CloseReason) {
     condition.lock()
     if reason == nil { reason = why }
-    aborted = true
+    lifecycle.abort()
     condition.broadcast()
-    if !started {
-      readerDone = true
-      writerDone = true
-    }
-    if !writerStarted {
-      writerStarted = true
-      writerDone = true
-    }
-    if !descriptorsClosed {
+    if reader == .notStarted { reader = .done(hadThread: false) }
+    writer.endIfNotStarted()
+    if lifecycle != .closed {
       latch(readerWake.write)
       latch(writerWake.write)
     }
@@ -324,7 +301,7 @@ public final class Connection: @unchecked Sendable {
   public var isClosed: Bool {
     condition.lock()
     defer { condition.unlock() }
-    return descriptorsClosed
+    return lifecycle == .closed
   }
 
   /// Whether a reader thread was started (with ``Options/waitsOnSharedThread``, only once
@@ -332,14 +309,14 @@ public final class Connection: @unchecked Sendable {
   var hasReaderThread: Bool {
     condition.lock()
     defer { condition.unlock() }
-    return readerThreadStarted
+    return reader.hasHadThread
   }
 
   /// Whether a writer thread was started (only once there was something to write).
   var hasWriterThread: Bool {
     condition.lock()
     defer { condition.unlock() }
-    return writerThreadStarted
+    return writer.hasHadThread
   }
 
   /// Whether frames may still arrive: started, and neither the end of input, ``finish()``
@@ -347,7 +324,7 @@ public final class Connection: @unchecked Sendable {
   public var isReading: Bool {
     condition.lock()
     defer { condition.unlock() }
-    return started && !readerDone && !finishing && !aborted
+    return (reader == .waiting || reader == .reading) && lifecycle.takesFrames
   }
 
   /// Waits until everything queued and everything the source has is written, or the
@@ -358,10 +335,11 @@ public final class Connection: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     // A writer never started has written nothing and was never told of anything to send.
-    if started, !writerStarted, outbox.isEmpty, !wakePending { return true }
+    if reader.isStarted, writer == .notStarted, outbox.isEmpty, !wakePending { return true }
     wakePending = true
     condition.broadcast()
-    while !(descriptorsClosed || writerDone || (writerIdle && !wakePending && outbox.isEmpty)) {
+    while !(lifecycle == .closed || writer.isDone || (writer == .running(idle: true) && !wakePending && outbox.isEmpty))
+    {
       if !condition.wait(until: deadline) { return false }
     }
     return true
@@ -425,13 +403,10 @@ public final class Connection: @unchecked Sendable {
   private func readerEnded(_ why: CloseReason) -> CloseReason {
     condition.lock()
     if reason == nil { reason = why }
-    readerDone = true
+    reader.end()
     // A half-closing peer still reads what is written to it, until ``finish()``.
-    if !(halfCloses && why == .endOfInput) { finishing = true }
-    if finishing && !writerStarted {  // nothing was ever written, and nothing will be
-      writerStarted = true
-      writerDone = true
-    }
+    if !(halfCloses && why == .endOfInput) { lifecycle.finish(drainingSource: false) }
+    if !lifecycle.takesFrames { writer.endIfNotStarted() }  // nothing was ever written, and nothing will be
     condition.broadcast()
     let finished = endIfDone()
     condition.unlock()
@@ -445,23 +420,23 @@ public final class Connection: @unchecked Sendable {
   private func waitForRoomToAnswer() -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    while outboxBytes > options.maxQueuedBytes / 2, !finishing, !aborted {
+    while outboxBytes > options.maxQueuedBytes / 2, lifecycle.takesFrames {
       condition.wait()
     }
-    return !finishing && !aborted
+    return lifecycle.takesFrames
   }
 
   private func writeLoop() {
     var why: CloseReason?
     writing: while true {
       condition.lock()
-      while outbox.isEmpty && !wakePending && !finishing && !aborted {
-        writerIdle = true
+      while outbox.isEmpty && !wakePending && lifecycle.takesFrames {
+        writer = .running(idle: true)
         condition.broadcast()
         condition.wait()
       }
-      writerIdle = false
-      if aborted {
+      writer = .running(idle: false)
+      if lifecycle == .aborted {
         condition.unlock()
         break
       }
@@ -478,8 +453,8 @@ public final class Connection: @unchecked Sendable {
         }
         continue
       }
-      let draining = finishing && drainsSource
-      if finishing && !draining {
+      let draining = lifecycle == .finishing(drainsSource: true)
+      if lifecycle == .finishing(drainsSource: false) {
         condition.unlock()
         break
       }
@@ -501,12 +476,12 @@ public final class Connection: @unchecked Sendable {
     }
     condition.lock()
     if reason == nil { reason = why ?? .closedLocally }
-    writerDone = true
+    writer = .done(hadThread: true)
     // A writer that cannot write ends the reader too, at once: nobody is listening, so the
     // frames it has buffered are not handled.
     if why != nil {
-      aborted = true
-      if !descriptorsClosed { latch(readerWake.write) }
+      lifecycle.abort()
+      if lifecycle != .closed { latch(readerWake.write) }
     }
     condition.broadcast()
     let finished = endIfDone()
@@ -530,8 +505,8 @@ public final class Connection: @unchecked Sendable {
   /// Call with the lock held. When both threads are done, closes the descriptors and returns
   /// the `onClose` call to make after unlocking.
   private func endIfDone() -> (() -> Void)? {
-    guard readerDone, writerDone, !descriptorsClosed else { return nil }
-    descriptorsClosed = true
+    guard reader.isDone, writer.isDone, lifecycle != .closed else { return nil }
+    lifecycle = .closed
     if ownsDescriptors {
       Posix.closeDescriptor(input)
       if output != input { Posix.closeDescriptor(output) }
@@ -554,8 +529,8 @@ public final class Connection: @unchecked Sendable {
 
   deinit {
     condition.lock()
-    if !descriptorsClosed {
-      descriptorsClosed = true
+    if lifecycle != .closed {
+      lifecycle = .closed
       if ownsDescriptors {
         Posix.closeDescriptor(input)
         if output != input { Posix.closeDescriptor(output) }
