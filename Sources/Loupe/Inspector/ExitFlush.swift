@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import Synchronization
 
 /// Finishes started inspectors when the process exits (`atexit`), so events queued at the end
@@ -8,7 +9,7 @@ enum ExitFlush {
   private static let inspectors = Mutex<[ObjectIdentifier: Inspector]>([:])
 
   private static let installHandler: Void = {
-    atexit {
+    LibC.runAtExit {
       ExitFlush.run()
     }
   }()

@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import LoupeRPC
 import Synchronization
 
@@ -146,7 +147,7 @@ public final class Inspector: Sendable {
       maxAnswerBytes: connection.options.maxQueuedBytes / 2)
     let client = ServedClient(
       handler: handler, connection: connection, session: session, origin: origin, connectedAt: .now,
-      isTerminal: isatty(input) == 1)
+      isTerminal: LibC.isTerminal(input))
     let key = ObjectIdentifier(client)
     state.withLock { $0.clients[key] = client }
     ExitFlush.register(self)

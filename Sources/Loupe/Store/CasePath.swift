@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import Synchronization
 
 /// Embeds a child value into an enum case and extracts it again: how scope operators route a
@@ -77,7 +78,7 @@ enum CaseReflection {
     if let known = cache.name.withLock({ $0 }) {
       // Fast path: reject other cases by comparing the runtime's case name pointers; only
       // the matching case pays for a `Mirror` to project its payload.
-      guard let name = _enumCaseName(root), name == known.pointer || strcmp(name, known.pointer) == 0 else { return nil }
+      guard let name = _enumCaseName(root), name == known.pointer || LibC.equalCStrings(name, known.pointer) else { return nil }
       return caseAndPayload(of: root)?.payload as? Value
     }
     guard let (name, payload) = caseAndPayload(of: root), let value = payload as? Value else { return nil }

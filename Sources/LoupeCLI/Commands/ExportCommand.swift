@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 import LoupeCore
 import LoupeSession
 import LoupeClient
@@ -43,11 +37,11 @@ struct ExportCommand: Command {
     if output == "-" {
       sink = context.stdout
     } else {
-      fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard fd >= 0 else { throw CommandFailure("Cannot open '\(output)' for writing: \(String(cString: strerror(errno))).") }
+      fd = LibC.createForWriting(output)
+      guard fd >= 0 else { throw CommandFailure("Cannot open '\(output)' for writing: \(LibC.message(LibC.errno)).") }
       sink = Output(file: fd)
     }
-    defer { if fd >= 0 { close(fd) } }
+    defer { if fd >= 0 { LibC.close(fd) } }
     let progress = TraceInput.progress(for: reader, in: context)
     var first = true
     var line = JSONWriter(capacity: 512)
@@ -70,7 +64,7 @@ struct ExportCommand: Command {
     sink.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":" + other.string + "}\n")
     sink.flush()
     if output != "-", let code = sink.errorCode {
-      throw CommandFailure("Cannot write to '\(output)': \(String(cString: strerror(code))).")
+      throw CommandFailure("Cannot write to '\(output)': \(LibC.message(code)).")
     }
     TraceInput.reportDamage(reader, in: context)
     return ExitStatus.success

@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The session: hands out `seq` numbers and times, and delivers events to sinks.
 ///
 /// Stores emit into a bus (``EventBus/shared`` unless told otherwise); the inspector and test
@@ -89,9 +85,7 @@ public final class EventBus: Sendable {
   /// (``now()`` uses `ContinuousClock` there).
   @inline(__always) static func continuousNanoseconds() -> Int {
     #if os(Linux)
-      var time = timespec()
-      _ = clock_gettime(CLOCK_BOOTTIME, &time)
-      return time.tv_sec &* 1_000_000_000 &+ time.tv_nsec
+      return LibC.continuousNanoseconds()
     #else
       return 0
     #endif

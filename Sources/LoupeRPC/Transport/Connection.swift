@@ -549,7 +549,7 @@ public final class Connection: @unchecked Sendable {
   /// Makes a wake pipe readable for good (call with the lock held, before it is closed).
   private func latch(_ fd: Int32) {
     var byte: UInt8 = 1
-    _ = Glibc.write(fd, &byte, 1)
+    _ = Posix.write(fd, &byte, 1)
   }
 
   deinit {

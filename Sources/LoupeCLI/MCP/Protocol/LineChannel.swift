@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import LoupeCore
 import Foundation
 import Synchronization
 
@@ -44,8 +38,8 @@ final class LineChannel: Sendable {
       var splitter = LineSplitter(maximumLength: Self.maximumLineLength)
       var buffer = [UInt8](repeating: 0, count: 64 << 10)
       while true {
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
+        let count = buffer.withUnsafeMutableBytes { LibC.read(input, $0.baseAddress, $0.count) }
+        if count < 0, LibC.errno == LibC.interrupted { continue }
         if count <= 0 { break }
         splitter.feed(buffer[0..<count]) { item in
           switch item {
@@ -75,9 +69,9 @@ final class LineChannel: Sendable {
       line.append(0x0A)
       var offset = 0
       while offset < line.count {
-        let written = line.withUnsafeBytes { write(output, $0.baseAddress! + offset, $0.count - offset) }
+        let written = line.withUnsafeBytes { LibC.write(output, $0.baseAddress! + offset, $0.count - offset) }
         if written < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
+          if LibC.isRetryable(LibC.errno) { continue }
           state.withLock { $0.outputBroken = true }  // the client is gone (EPIPE)
           return
         }

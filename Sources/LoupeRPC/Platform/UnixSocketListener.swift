@@ -1,11 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+  // sys/socket.h: SOCK_STREAM is an int; Darwin has no SOCK_CLOEXEC (FD_CLOEXEC is set after).
+  private let streamType = SOCK_STREAM
+#elseif canImport(Glibc)
   import Glibc
   private let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-#elseif canImport(Darwin)
-  import Darwin
-  private let streamType = SOCK_STREAM
+#elseif canImport(Musl)
+  import Musl
+  private let streamType = SOCK_STREAM | SOCK_CLOEXEC
 #endif
 
 /// A listening Unix-domain socket that hands each accepted client to a callback.

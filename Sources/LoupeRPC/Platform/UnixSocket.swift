@@ -1,11 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+  // sys/socket.h: SOCK_STREAM is an int; Darwin has no SOCK_CLOEXEC (FD_CLOEXEC is set after).
+  private let streamType = SOCK_STREAM
+#elseif canImport(Glibc)
   import Glibc
   private let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-#elseif canImport(Darwin)
-  import Darwin
-  private let streamType = SOCK_STREAM
+#elseif canImport(Musl)
+  import Musl
+  private let streamType = SOCK_STREAM | SOCK_CLOEXEC
 #endif
 
 /// Why a Unix socket could not be set up.
@@ -28,7 +32,7 @@ public enum UnixSocket {
     Posix.ignoreSIGPIPE
     let fd = socket(AF_UNIX, streamType, 0)
     guard fd >= 0 else { throw .system("socket", path, errno) }
-    let result = try withAddress(path) { address, length in Glibc.connect(fd, address, length) }
+    let result = try withAddress(path) { address, length in Posix.connectSocket(fd, address, length) }
     guard result == 0 else {
       let code = errno
       Posix.closeDescriptor(fd)

@@ -1,12 +1,12 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// One thread that waits for the first input of many connections at once, so that a

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// Thin, retrying wrappers over the POSIX calls the transport needs. Platform code lives here
-/// and in the other `Transport/` files; framing and messages know nothing of it.
+/// and in the other `Platform/` files (`.ci/checks/11-platform-layer.sh`); framing, messages and
+/// connections know nothing of it.
 package enum Posix {
   /// A failed system call: its name and `errno`.
   package struct Failure: Error, CustomStringConvertible {
@@ -37,11 +38,49 @@ package enum Posix {
     return (fds[0], fds[1])
   }
 
-  /// `pipe2(2)` (Linux; the Glibc module does not export it), looked up once.
+  /// `pipe2(2)` (Linux; the Glibc module does not export it), looked up once. Darwin has no
+  /// `pipe2` (unistd.h declares `pipe` only): `pipe` then `FD_CLOEXEC` on both ends.
   private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
-    guard let symbol = dlsym(nil, "pipe2") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    #if canImport(Darwin)
+      return nil
+    #else
+      guard let symbol = lookUpSymbol("pipe2") else { return nil }
+      return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    #endif
   }()
+
+  /// `dlsym` over every loaded image. Darwin's "search everywhere" handle is `RTLD_DEFAULT`,
+  /// `((void *) -2)` in dlfcn.h (NULL is no handle there); Glibc's `RTLD_DEFAULT` is
+  /// `((void *) 0)`. Neither macro is imported into Swift.
+  package static func lookUpSymbol(_ name: String) -> UnsafeMutableRawPointer? {
+    #if canImport(Darwin)
+      dlsym(UnsafeMutableRawPointer(bitPattern: -2), name)
+    #else
+      dlsym(nil, name)
+    #endif
+  }
+
+  /// `write(2)` as is: bytes written or -1 (wake pipes, a refusal frame: no retry wanted).
+  package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+      Darwin.write(fd, bytes, count)
+    #elseif canImport(Glibc)
+      Glibc.write(fd, bytes, count)
+    #else
+      Musl.write(fd, bytes, count)
+    #endif
+  }
+
+  /// `connect(2)`.
+  static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    #if canImport(Darwin)
+      Darwin.connect(fd, address, length)
+    #elseif canImport(Glibc)
+      Glibc.connect(fd, address, length)
+    #else
+      Musl.connect(fd, address, length)
+    #endif
+  }
 
   static func setCloseOnExec(_ fd: Int32) {
     let flags = fcntl(fd, F_GETFD)
