@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import LoupeCore
 import LoupeRPC
 
@@ -38,7 +37,7 @@ public final class LaunchedProgram: Sendable {
 
   /// The program's process id.
   public let pid: Int32
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   private init(pid: Int32) {
     self.pid = pid

@@ -1,6 +1,5 @@
 import Foundation
 import LoupeCore
-import Synchronization
 import LoupeRPC
 import LoupeSession
 
@@ -47,7 +46,7 @@ public final class LoupeClient: Sendable {
     var decodesEvents = true
     var onSend: (@Sendable (Message) -> Void)?
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// A client over an existing connection (not started yet: call ``start()``; the factory
   /// methods do).

@@ -1,8 +1,8 @@
 import Foundation
-import LoupeRPC
-import Synchronization
-import Testing
 @testable import Loupe
+import LoupeCore
+import LoupeRPC
+import Testing
 
 func markEvent(_ seq: Int) -> Event { Event(seq: seq, time: Double(seq), payload: .mark(Mark(label: "m\(seq)"))) }
 
@@ -18,7 +18,7 @@ func drain(_ queue: ClientSubscription) -> [Event] {
 }
 
 final class WakeCounter: Sendable {
-  let count = Mutex(0)
+  let count = Lock(0)
   func wake() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }

@@ -70,7 +70,7 @@ extension ReliabilitySuites {
       let directory = PrivateDirectory()
       let original = umask(0o022)
       defer { umask(original) }
-      let seen = Mutex<Set<String>>([])
+      let seen = Lock<Set<String>>([])
       let done = Atomic(false)
       let watcher = Thread {
         while !done.load(ordering: .relaxed) {

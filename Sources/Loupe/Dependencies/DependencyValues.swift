@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 
 /// A key for a dependency in ``DependencyValues``: its type and the values it has in a
 /// running program and under test.
@@ -88,14 +88,14 @@ public struct DependencyValues: Sendable {
 
   /// Set while a key's `testValue` is read: the default implementation marks it missing.
   enum MissingTestValue {
-    final class Flag: Sendable { let wasMissing = Atomic<Bool>(false) }
+    final class Flag: Sendable { let wasMissing = AtomicBool(false) }
     @TaskLocal static var current: Flag?
   }
 }
 
 /// Lazily made default values, by key.
 private final class DefaultValues: Sendable {
-  private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+  private let values = Lock<[ObjectIdentifier: any Sendable]>([:])
 
   func value<Key: DependencyKey>(
     for key: Key.Type, context: DependencyValues.Context, report: (@Sendable (String) -> Void)?

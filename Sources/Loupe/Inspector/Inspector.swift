@@ -1,7 +1,6 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// The inspector in the program: serves the Loupe protocol to editors and the CLI, and records
 /// trace files, from the events the program's stores emit.
@@ -48,7 +47,7 @@ public final class Inspector: Sendable {
     var stdioStarted = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
   /// Wakes ``finishAtExit()`` when a client's state changes.
   private let activity = ClientActivity()
 

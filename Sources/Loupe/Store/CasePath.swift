@@ -1,6 +1,5 @@
 import Foundation
 import LoupeCore
-import Synchronization
 
 /// Embeds a child value into an enum case and extracts it again: how scope operators route a
 /// parent action to a child feature and lift the child's actions back up.
@@ -45,7 +44,7 @@ public struct CasePath<Root, Value> {
 final class CaseNameCache: Sendable {
   /// The case's name as the runtime stores it: a pointer into the enum's metadata, the same
   /// for every value of that case.
-  let name = Mutex<CaseName?>(nil)
+  let name = Lock<CaseName?>(nil)
 }
 
 /// A case name pointer from the runtime's reflection metadata (immortal, never freed).

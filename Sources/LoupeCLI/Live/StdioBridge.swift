@@ -1,9 +1,8 @@
 import Foundation
+import LoupeClient
 import LoupeCore
 import LoupeRPC
-import Synchronization
 import LoupeSession
-import LoupeClient
 
 /// `attach --stdio`: an editor speaks the protocol to loupe on loupe's stdin/stdout, and loupe
 /// passes every frame to the program and back unchanged, recording the events that flow to
@@ -61,7 +60,7 @@ struct StdioBridge {
         childClosed.continuation.finish()
       })
     // The editor left: end its session with the program as an `exit` would (once).
-    let left = Atomic<Bool>(false)
+    let left = AtomicBool(false)
     let leave: @Sendable () -> Void = { [weak child] in
       guard !left.exchange(true, ordering: .relaxed) else { return }
       child?.send(ExitNotification().message)

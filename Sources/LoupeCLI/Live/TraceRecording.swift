@@ -1,9 +1,8 @@
 import Foundation
+import LoupeClient
 import LoupeCore
 import LoupeRPC
-import Synchronization
 import LoupeSession
-import LoupeClient
 
 /// `--record FILE`: writes the events a connection receives to a trace file, as they arrive.
 ///
@@ -23,7 +22,7 @@ final class TraceRecording: Sendable {
     var fallbackHeader: TraceHeader?
     var events = 0
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let stderr: Output
 
   /// Checks that `path` can be written (creating it empty) before any program is started.

@@ -1,5 +1,4 @@
 import LoupeCore
-import Synchronization
 
 /// A buffered text stream: standard output or error, or memory in tests.
 ///
@@ -22,7 +21,7 @@ final class Output: Sendable {
   let usesColor: Bool
   /// Flush whenever this much is pending (standard error flushes on every line).
   private let flushThreshold: Int
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(fd: Int32, environment: [String: String]) {
     self.fd = fd

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LoupeCore
 
 #if canImport(Darwin)
   import Darwin
@@ -61,7 +61,7 @@ final class InputWatcher: @unchecked Sendable {
     }
   }
 
-  private static let sharedWatcher = Mutex<InputWatcher?>(nil)
+  private static let sharedWatcher = Lock<InputWatcher?>(nil)
 
   /// A watcher of its own (tests); `nil` only when the process is out of descriptors.
   init?(niceness: Int) {

@@ -1,7 +1,6 @@
 import Foundation
 import Loupe
 import LoupeCore
-import Synchronization
 
 /// A store for tests, in the shape of TCA's `TestStore`: send actions and say how the state
 /// changed, receive the actions effects send back, on a ``TestClock``, and fail on anything
@@ -195,7 +194,7 @@ public final class TestStore<State: Equatable, Action> {
 
 /// Dependency keys used without a test value, reported at the next assertion.
 final class PendingIssues: Sendable {
-  private let keys = Mutex<[String]>([])
+  private let keys = Lock<[String]>([])
   func add(_ key: String) { keys.withLock { if !$0.contains(key) { $0.append(key) } } }
   func take() -> [String] { keys.withLock { keys in defer { keys = [] }; return keys } }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import LoupeCore
-import Synchronization
-@testable import LoupeRPC
 @testable import LoupeClient
+import LoupeCore
+@testable import LoupeRPC
+import Synchronization
 
 /// A built executable (`loupe`, `loupe-examples`) run as a real child process, with its output
 /// captured as it comes so a test can wait for a line, feed it input, signal it and collect
@@ -142,7 +142,7 @@ final class ChildProcess: Sendable {
 
 /// Everything a pipe delivers, collected by its own thread.
 final class OutputCapture: Sendable {
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let condition = NSCondition()
   private let unread: FileHandle?
 
@@ -207,7 +207,7 @@ final class OutputCapture: Sendable {
 /// A value set once, awaited with a deadline.
 final class ExitLatch: Sendable {
   private let condition = NSCondition()
-  private let stored = Mutex<ChildProcess.Termination?>(nil)
+  private let stored = Lock<ChildProcess.Termination?>(nil)
 
   var value: ChildProcess.Termination? { stored.withLock { $0 } }
 

@@ -1,6 +1,5 @@
-import LoupeCore
 import Foundation
-import Synchronization
+import LoupeCore
 
 /// MCP's stdio transport: newline-delimited JSON-RPC messages, one UTF-8 message per line.
 ///
@@ -20,7 +19,7 @@ final class LineChannel: Sendable {
   private struct State {
     var outputBroken = false
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(input: Int32, output: Int32) {
     self.input = input
