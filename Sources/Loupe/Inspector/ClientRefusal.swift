@@ -12,7 +12,7 @@ enum ClientRefusal {
 
   /// Writes `frame` without waiting (the socket is non-blocking and the frame small) and closes.
   static func send(_ frame: [UInt8], to fd: Int32) {
-    _ = frame.withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
+    _ = frame.withUnsafeBytes { Posix.sendNow(fd, $0) }
     LibC.close(fd)
   }
 

@@ -17,11 +17,47 @@ package enum Posix {
     package var description: String { "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))" }
   }
 
-  /// Ignores SIGPIPE for the whole process (once), so writing to a vanished peer is an
-  /// `EPIPE` error instead of death.
-  static let ignoreSIGPIPE: Void = {
-    _ = signal(SIGPIPE, SIG_IGN)
-  }()
+  /// Makes a write to `fd` whose reader is gone an `EPIPE` error instead of a SIGPIPE, without
+  /// touching the process's signal dispositions (a library must not: the program may rely on
+  /// SIGPIPE's default, or have a handler of its own).
+  ///
+  /// - Darwin: `SO_NOSIGPIPE` on a socket (sys/socket.h), `F_SETNOSIGPIPE` on a pipe
+  ///   (sys/fcntl.h, macOS 10.8+): per descriptor.
+  /// - Linux: a descriptor option does not exist for pipes, and `MSG_NOSIGNAL` only applies to
+  ///   `send(2)`. Every write Loupe makes to a peer happens on a thread of its own
+  ///   (``ServiceThread``: a connection's writer, the accept loop), and those threads block
+  ///   SIGPIPE in their own signal mask (``blockSIGPIPEOnThisThread()``), so the signal raised
+  ///   by a write to a broken pipe or socket stays pending on that thread and the write
+  ///   returns `EPIPE`. The refusal frames written on the accept thread use `send` with
+  ///   `MSG_NOSIGNAL` as well.
+  package static func suppressSIGPIPE(_ fd: Int32) {
+    #if canImport(Darwin)
+      var on: Int32 = 1
+      if setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+        _ = fcntl(fd, F_SETNOSIGPIPE, 1)  // not a socket: a pipe or a file
+      }
+    #endif
+  }
+
+  /// Blocks SIGPIPE in the calling thread's signal mask (`pthread_sigmask(2)`): that thread's
+  /// writes to a vanished peer fail with `EPIPE`. The process's dispositions and every other
+  /// thread's mask are left alone. Called at the start of each ``ServiceThread``.
+  package static func blockSIGPIPEOnThisThread() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGPIPE)
+    _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+  }
+
+  /// Sends `bytes` on a socket without waiting and without SIGPIPE (`MSG_NOSIGNAL` on Linux;
+  /// Darwin has no such flag, its sockets carry `SO_NOSIGPIPE`). Bytes sent, or -1.
+  package static func sendNow(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    #if canImport(Darwin)
+      return send(fd, bytes.baseAddress, bytes.count, 0)
+    #else
+      return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    #endif
+  }
 
   /// A pipe whose both ends are close-on-exec: `(read, write)`.
   package static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {

@@ -54,6 +54,7 @@ public enum ServiceThread {
   /// `niceness` levels below the process's main thread.
   public static func start(name: String, niceness: Int = 0, _ body: @escaping @Sendable () -> Void) {
     let thread = Thread {
+      Posix.blockSIGPIPEOnThisThread()
       nameCurrentThread(name)
       ThreadPriority.lowerCurrentThread(by: niceness)
       body()

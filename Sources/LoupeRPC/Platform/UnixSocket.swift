@@ -29,7 +29,6 @@ public enum UnixSocket {
   /// Connects to the socket at `path` and returns the connected descriptor (close-on-exec,
   /// non-blocking, ready for ``Connection``).
   public static func connect(to path: String) throws(SocketError) -> Int32 {
-    Posix.ignoreSIGPIPE
     let fd = socket(AF_UNIX, streamType, 0)
     guard fd >= 0 else { throw .system("socket", path, errno) }
     let result = try withAddress(path) { address, length in Posix.connectSocket(fd, address, length) }
@@ -40,6 +39,7 @@ public enum UnixSocket {
     }
     Posix.setCloseOnExec(fd)
     Posix.setNonBlocking(fd)
+    Posix.suppressSIGPIPE(fd)
     return fd
   }
 

@@ -126,7 +126,7 @@ public final class Connection: @unchecked Sendable {
   /// Wraps two descriptors (the same one twice for a socket). With `ownsDescriptors` they are
   /// closed when the connection ends.
   public init(input: Int32, output: Int32, ownsDescriptors: Bool = true, options: Options = Options()) throws {
-    Posix.ignoreSIGPIPE
+    Posix.suppressSIGPIPE(output)
     self.input = input
     self.output = output
     self.ownsDescriptors = ownsDescriptors
