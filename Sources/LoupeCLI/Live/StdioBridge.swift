@@ -30,6 +30,9 @@ struct StdioBridge {
         var env = context.environment
         env["LOUPE_RECORD"] = nil
         (program, child) = try LaunchedProgram.launch(command, environment: env)
+      case .tcp:
+        // The editor does its own `initialize`, which must then carry the token itself.
+        throw CommandFailure("'--stdio' with '--tcp' is not supported: attach the editor with its own TCP connection (DAP/MCP) instead")
       case .socket(let path):
         let fd = try UnixSocket.connect(to: path)
         program = nil
