@@ -90,7 +90,12 @@ public enum InspectorAutostart {
     case .tcp(let address):
       problems += startTCP(address, token: environment["LOUPE_TOKEN"], inspector: inspector)
     case .channel(let channel):
-      do { try inspector.start(channel) } catch { problems.append("LOUPE: \(error)") }
+      do {
+        try inspector.start(channel)
+        if channel == .unix(InspectorMode.defaultSocketPath) { problems.append("listening on \(InspectorMode.defaultSocketPath)") }
+      } catch {
+        problems.append("LOUPE: \(error)")
+      }
     case .invalid(let value):
       problems.append("ignoring LOUPE=\(value) (expected off, stdio, unix:PATH or tcp:HOST:PORT)")
     }
@@ -137,6 +142,10 @@ public enum InspectorAutostart {
 
 /// The parsed value of `LOUPE`.
 enum InspectorMode: Sendable, Hashable {
+  /// `LOUPE=unix` without a path: `/tmp/loupe-PID.sock`, short enough for any sun_path (an
+  /// iOS Simulator app shares the Mac's /tmp); `loupe: listening on PATH` says which.
+  static var defaultSocketPath: String { "/tmp/loupe-\(LibC.processID).sock" }
+
   case off
   case channel(Inspector.Channel)
   /// `tcp:HOST:PORT`, checked when it starts (the error goes to stderr).
@@ -152,6 +161,8 @@ enum InspectorMode: Sendable, Hashable {
     switch trimmed.lowercased() {
     case "", "off", "0", "false", "no": self = .off
     case "stdio": self = .channel(.stdio)
+    // The short default path (a simulator's container paths exceed sun_path's 104 bytes).
+    case "unix", "unix:": self = .channel(.unix(Self.defaultSocketPath))
     default:
       if trimmed.hasPrefix("unix:"), trimmed.count > 5 {
         self = .channel(.unix(String(trimmed.dropFirst(5))))

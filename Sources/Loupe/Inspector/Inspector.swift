@@ -106,6 +106,7 @@ public final class Inspector: Sendable {
         threadNiceness: configuration.threadNiceness)
       state.withLock { $0.recorders.append(recorder) }
       ExitFlush.register(self)
+      AppLifecycleFlush.watch(self)
       bus.attach(recorder)
     }
   }
@@ -251,6 +252,31 @@ public final class Inspector: Sendable {
   @discardableResult
   public func flush(timeout: Duration) -> Bool {
     flush(until: .now + timeout)
+  }
+
+  /// Writes every recorded event queued so far to its trace file (`LOUPE_RECORD`, or
+  /// ``Channel/record(_:)``), waiting at most `timeout`; returns whether all of it is written.
+  ///
+  /// For apps the system suspends: iOS may end a suspended app without `exit`, when no
+  /// `atexit` flush runs. On UIKit platforms Loupe calls this itself when the app resigns
+  /// active or enters the background; call it wherever else your app saves its state (a
+  /// watchOS app's `WKApplicationDelegate`, a scene phase change in SwiftUI).
+  @discardableResult
+  public func flushRecordings(timeout: Duration = .seconds(1)) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    let recorders = state.withLock { $0.recorders }
+    var flushed = true
+    for recorder in recorders {
+      flushed = recorder.flush(timeout: max(.zero, deadline - .now)) && flushed
+    }
+    return flushed
+  }
+
+  /// ``flushRecordings(timeout:)`` of the shared inspector, the one `LOUPE_RECORD` starts:
+  /// `Inspector.flushRecording()`.
+  @discardableResult
+  public static func flushRecording(timeout: Duration = .seconds(1)) -> Bool {
+    shared.flushRecordings(timeout: timeout)
   }
 
   @discardableResult

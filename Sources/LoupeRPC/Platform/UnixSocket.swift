@@ -49,8 +49,14 @@ public enum UnixSocket {
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard !bytes.isEmpty, bytes.count < capacity else {
-      throw SocketError("Socket path '\(path)' must be 1 to \(capacity - 1) bytes long")
+    guard !bytes.isEmpty else { throw SocketError("The socket path is empty") }
+    // sun_path holds 104 bytes on Darwin (sys/un.h), 108 on Linux, the final NUL included. An
+    // iOS Simulator app's container path alone is longer: use a short path such as
+    // /tmp/NAME.loupe (or LOUPE=unix, which picks /tmp/loupe-PID.sock).
+    guard bytes.count < capacity else {
+      throw SocketError(
+        "Socket path '\(path)' is \(bytes.count) bytes; a Unix socket path may have at most \(capacity - 1) on this system: "
+          + "use a shorter one, e.g. /tmp/\(((path as NSString).lastPathComponent as String).prefix(40))")
     }
     guard !bytes.contains(0) else { throw SocketError("Socket path contains a NUL byte") }
     withUnsafeMutableBytes(of: &address.sun_path) { buffer in
