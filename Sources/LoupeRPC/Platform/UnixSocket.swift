@@ -55,9 +55,8 @@ public enum UnixSocket {
     // /tmp/NAME.loupe (or LOUPE=unix, which picks /tmp/loupe-PID.sock).
     guard bytes.count < capacity else {
       throw SocketError(
-        "Socket path '\(path)' is \(bytes.count) bytes; a Unix socket path may have at most \(capacity - 1) on this system: "
-          + "use a shorter one, e.g. /tmp/\(((path as NSString).lastPathComponent as String).prefix(40))")
-    }
+        "Socket path '\(path)' is too long: a Unix socket path may have at most \(capacity - 1) bytes here "
+          + "(103 on Darwin, 107 on Linux); use a shorter one, such as /tmp/NAME.loupe")    }
     guard !bytes.contains(0) else { throw SocketError("Socket path contains a NUL byte") }
     withUnsafeMutableBytes(of: &address.sun_path) { buffer in
       buffer.copyBytes(from: bytes)
