@@ -11,50 +11,14 @@ package enum AtomicOrdering: Sendable {
 /// An `Int` read and written atomically, with `Synchronization.Atomic`'s API, for the
 /// deployment targets `Atomic` does not reach.
 ///
-/// Linux: `Atomic<Int>` itself, inline (an idle store's one relaxed load stays one load).
+/// Linux: `Atomic<Int>` itself, as a typealias (an idle store's one relaxed load stays one load).
 /// Darwin: `Atomic<Int>` on macOS 15 / iOS 18 / tvOS 18 / watchOS 11 / visionOS 2 and later
 /// (`if #available`, chosen once at creation), an `os_unfair_lock`ed `Int` before that.
-package struct AtomicInt: ~Copyable, Sendable {
-  #if !canImport(Darwin) && !LOUPE_PTHREAD_LOCK
-    @usableFromInline let atomic: Atomic<Int>
-
-    @inlinable package init(_ value: Int) { atomic = Atomic(value) }
-
-    @inlinable @inline(__always) package func load(ordering: AtomicOrdering) -> Int {
-      switch ordering {
-      case .relaxed: atomic.load(ordering: .relaxed)
-      case .acquiring, .acquiringAndReleasing: atomic.load(ordering: .acquiring)
-      case .releasing: atomic.load(ordering: .sequentiallyConsistent)
-      }
-    }
-
-    @inlinable @inline(__always) package func store(_ value: Int, ordering: AtomicOrdering) {
-      switch ordering {
-      case .relaxed: atomic.store(value, ordering: .relaxed)
-      case .releasing, .acquiringAndReleasing: atomic.store(value, ordering: .releasing)
-      case .acquiring: atomic.store(value, ordering: .sequentiallyConsistent)
-      }
-    }
-
-    @inlinable @inline(__always) @discardableResult
-    package func add(_ operand: Int, ordering: AtomicOrdering) -> (oldValue: Int, newValue: Int) {
-      switch ordering {
-      case .relaxed: atomic.add(operand, ordering: .relaxed)
-      case .acquiring: atomic.add(operand, ordering: .acquiring)
-      case .releasing: atomic.add(operand, ordering: .releasing)
-      case .acquiringAndReleasing: atomic.add(operand, ordering: .acquiringAndReleasing)
-      }
-    }
-
-    @inlinable @inline(__always) package func exchange(_ value: Int, ordering: AtomicOrdering) -> Int {
-      switch ordering {
-      case .relaxed: atomic.exchange(value, ordering: .relaxed)
-      case .acquiring: atomic.exchange(value, ordering: .acquiring)
-      case .releasing: atomic.exchange(value, ordering: .releasing)
-      case .acquiringAndReleasing: atomic.exchange(value, ordering: .acquiringAndReleasing)
-      }
-    }
-  #else
+#if !canImport(Darwin) && !LOUPE_PTHREAD_LOCK
+  package typealias AtomicInt = Atomic<Int>
+  package typealias AtomicBool = Atomic<Bool>
+#else
+  package struct AtomicInt: ~Copyable, Sendable {
     @usableFromInline let cell: AtomicIntCell
 
     package init(_ value: Int) {
@@ -72,8 +36,7 @@ package struct AtomicInt: ~Copyable, Sendable {
     @inlinable @discardableResult
     package func add(_ operand: Int, ordering: AtomicOrdering) -> (oldValue: Int, newValue: Int) { cell.add(operand) }
     @inlinable package func exchange(_ value: Int, ordering: AtomicOrdering) -> Int { cell.exchange(value) }
-  #endif
-}
+  }
 
 /// A `Bool` read and written atomically (an ``AtomicInt`` holding 0 or 1).
 package struct AtomicBool: ~Copyable, Sendable {
@@ -94,6 +57,7 @@ package struct AtomicBool: ~Copyable, Sendable {
     storage.exchange(value ? 1 : 0, ordering: ordering) != 0
   }
 }
+#endif
 
 #if canImport(Darwin) || LOUPE_PTHREAD_LOCK
   /// What an ``AtomicInt`` holds where `Atomic` may be missing: sequentially consistent

@@ -15,28 +15,19 @@
 ///
 /// - Darwin: `os_unfair_lock` (os/lock.h, macOS 10.12+), in one allocation with the value
 ///   (a `ManagedBuffer`, so the lock has a stable address, as os_unfair_lock requires).
-/// - Linux: `Synchronization.Mutex` itself (no OS floor there): inline, no allocation and no
-///   call into libc on the hot path (BENCHMARKS.md, issue 29). Built with
+/// - Linux: `Synchronization.Mutex` itself (no OS floor there), as a typealias: inline, no
+///   allocation and no call into libc on the hot path (BENCHMARKS.md, issue 29). Built with
 ///   `-Xswiftc -DLOUPE_PTHREAD_LOCK`, Linux uses the Darwin shape over `pthread_mutex_t`
 ///   instead, which is how that code path is built and tested here.
 /// - Elsewhere (Musl, …) with `LOUPE_PTHREAD_LOCK`: `pthread_mutex_t`.
-package struct Lock<Value>: ~Copyable, @unchecked Sendable {
-  // Unchecked: the value is reached only with the lock held, and goes in and out `sending`.
-  #if !canImport(Darwin) && !LOUPE_PTHREAD_LOCK
-    @usableFromInline let mutex: Mutex<Value>
-
-    @inlinable package init(_ initialValue: consuming sending Value) {
-      mutex = Mutex(initialValue)
-    }
-
-    /// Runs `body` with the value, the lock held.
-    @inlinable @inline(__always)
-    package borrowing func withLock<Result, E: Error>(
-      _ body: (inout sending Value) throws(E) -> sending Result
-    ) throws(E) -> sending Result {
-      try mutex.withLock(body)
-    }
-  #else
+#if !canImport(Darwin) && !LOUPE_PTHREAD_LOCK
+  /// Linux: `Synchronization.Mutex` itself, so the hot paths are exactly what they were (a
+  /// wrapper struct forwarding `withLock` measured ~1,300 instructions more per attached emit:
+  /// BENCHMARKS.md, issue 29).
+  package typealias Lock<Value> = Mutex<Value>
+#else
+  package struct Lock<Value>: ~Copyable, @unchecked Sendable {
+    // Unchecked: the value is reached only with the lock held, and goes in and out `sending`.
     @usableFromInline let storage: LockStorage<Value>
 
     @inlinable package init(_ initialValue: consuming sending Value) {
@@ -54,8 +45,8 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
       defer { LockPrimitive.unlock(lock) }
       return try body(&value.pointee)
     }
-  #endif
-}
+  }
+#endif
 
 #if canImport(Darwin) || LOUPE_PTHREAD_LOCK
   /// The value (the header) and the lock (the one element) in one object.
