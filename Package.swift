@@ -19,7 +19,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "Loupe",
-  platforms: [.macOS(.v15)],
+  // CONTRACT §14: Observation's floor. Mutex/Atomic (macOS 15 / iOS 18) are replaced by
+  // LoupeCore/Platform/Lock.swift and AtomicValues.swift; Int128 rendering is behind availability.
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "Loupe", targets: ["Loupe"]),
     .library(name: "LoupeTesting", targets: ["LoupeTesting"]),

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Foundation
 import LoupeCore
 import LoupeSession
@@ -24,11 +17,11 @@ public enum LoupeCLI {
   /// Runs `loupe` with `arguments` (without the program name) on the process's standard
   /// streams and returns the exit status.
   public static func main(arguments: [String]) async -> Int32 {
-    signal(SIGPIPE, SIG_IGN)
+    CommandSignals.ignoreBrokenPipe()
     let environment = ProcessInfo.processInfo.environment
     let context = CommandContext(
-      stdout: Output(fd: STDOUT_FILENO, environment: environment),
-      stderr: Output(fd: STDERR_FILENO, environment: environment),
+      stdout: Output(fd: LibC.standardOutput, environment: environment),
+      stderr: Output(fd: LibC.standardError, environment: environment),
       environment: environment,
       executableDirectory: executableDirectory())
     let status = await run(arguments, in: context)

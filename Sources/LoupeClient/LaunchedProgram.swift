@@ -1,11 +1,4 @@
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 import LoupeRPC
 
@@ -44,7 +37,7 @@ public final class LaunchedProgram: Sendable {
 
   /// The program's process id.
   public let pid: Int32
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   private init(pid: Int32) {
     self.pid = pid
@@ -93,20 +86,15 @@ public final class LaunchedProgram: Sendable {
   public func kill(_ signal: Int32) {
     // Checked under the lock so a pid already reaped (and maybe reused) is never signalled.
     state.withLock { state in
-      if state.status == nil { _ = Glibc.kill(pid, signal) }
+      if state.status == nil { ProgramSpawn.send(signal, to: pid) }
     }
   }
 
   /// Reaps the child on a thread of its own and records its status.
   private func reapWhenDone() {
     let thread = Thread { [self] in
-      var raw: Int32 = 0
-      while waitpid(pid, &raw, 0) < 0 {
-        if errno != EINTR {
-          raw = 0x7F00  // unknowable (someone else reaped it): report status 127
-          break
-        }
-      }
+      // nil: unknowable (someone else reaped it): report status 127
+      let raw = ProgramSpawn.waitForExit(pid) ?? 0x7F00
       let status: ExitStatus = raw & 0x7F == 0 ? .exited((raw >> 8) & 0xFF) : .signalled(raw & 0x7F)
       let waiters = state.withLock { state in
         state.status = status
@@ -145,14 +133,6 @@ public final class LaunchedProgram: Sendable {
     }
   }
 
-  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), looked up at run time: the Glibc
-  /// module does not import it.
-  private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-  private static let addChdir: AddChdir? = {
-    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
-    return unsafeBitCast(symbol, to: AddChdir.self)
-  }()
-
   /// Starts `command` with `LOUPE=stdio` (in `directory`, when given); returns the program and
   /// the descriptors to read its stdout from and write its stdin to (owned by the caller).
   static package func start(
@@ -181,45 +161,23 @@ public final class LaunchedProgram: Sendable {
       Posix.closeDescriptor(fromChild.write)
     }
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, toChild.read, STDIN_FILENO)
-    posix_spawn_file_actions_adddup2(&actions, fromChild.write, STDOUT_FILENO)
-    if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr.fileDescriptor, STDERR_FILENO) }
-    if let directory {
-      guard let addChdir = Self.addChdir, addChdir(&actions, directory) == 0 else {
-        throw .launchFailed("Cannot launch '\(executable)' in '\(directory)': this system cannot set a spawned program's directory")
-      }
-    }
-    SpawnPlatform.closeOtherDescriptors(&actions)
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    sigdelset(&defaults, SIGKILL)
-    sigdelset(&defaults, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    let argv = command.map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    // posix_spawnp searches PATH for a bare name, like a shell.
-    let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-    guard result == 0 else {
+    let spawned = ProgramSpawn.spawn(
+      executable, arguments: command, environment: env.map { "\($0.key)=\($0.value)" },
+      stdin: toChild.read, stdout: fromChild.write, stderr: stderr?.fileDescriptor, directory: directory)
+    let pid: Int32
+    switch spawned {
+    case .success(let spawnedPID):
+      pid = spawnedPID
+    case .failure(let failure):
       Posix.closeDescriptor(toChild.write)
       Posix.closeDescriptor(fromChild.read)
-      throw .launchFailed("Cannot launch '\(executable)': \(String(cString: strerror(result)))")
+      switch failure {
+      case .unsupported(let reason) where directory != nil:
+        throw .launchFailed("Cannot launch '\(executable)' in '\(directory!)': \(reason)")
+      case .unsupported(let reason), .system(let reason):
+        // posix_spawnp searched PATH for a bare name, like a shell.
+        throw .launchFailed("Cannot launch '\(executable)': \(reason)")
+      }
     }
     let program = LaunchedProgram(pid: pid)
     program.reapWhenDone()

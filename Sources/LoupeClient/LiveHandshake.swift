@@ -1,6 +1,5 @@
 import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// The live handshake every tool that follows a program starts with: `initialize`, then
 /// `initialized`, then `loupe/subscribe` with `history: true` (so nothing from the program's
@@ -63,5 +62,5 @@ extension LoupeClient {
 }
 
 private final class ExpiredFlag: Sendable {
-  let value = Mutex(false)
+  let value = Lock(false)
 }

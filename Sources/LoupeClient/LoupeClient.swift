@@ -1,6 +1,5 @@
 import Foundation
 import LoupeCore
-import Synchronization
 import LoupeRPC
 import LoupeSession
 
@@ -46,8 +45,10 @@ public final class LoupeClient: Sendable {
     var onRawEvents: (@Sendable (NotificationEventLines.Batch) -> Void)?
     var decodesEvents = true
     var onSend: (@Sendable (Message) -> Void)?
+    /// Sent in `initialize` (TCP).
+    var token: String?
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// A client over an existing connection (not started yet: call ``start()``; the factory
   /// methods do).
@@ -80,6 +81,25 @@ public final class LoupeClient: Sendable {
     }
     do {
       let client = LoupeClient(connection: try Connection(input: fd, output: fd))
+      client.start()
+      return client
+    } catch {
+      throw .launchFailed("Cannot set up the connection: \(error)")
+    }
+  }
+
+  /// Connects to a program listening with `LOUPE=tcp:HOST:PORT`; ``initialize(clientName:clientVersion:)``
+  /// then sends `token` (CONTRACT §14).
+  public static func connect(tcp endpoint: LoopbackEndpoint, token: String) throws(ClientError) -> LoupeClient {
+    let fd: Int32
+    do {
+      fd = try LoopbackTCP.connect(to: endpoint)
+    } catch {
+      throw .launchFailed("Cannot connect to \(endpoint): \(error)")
+    }
+    do {
+      let client = LoupeClient(connection: try Connection(input: fd, output: fd))
+      client.state.withLock { $0.token = token }
       client.start()
       return client
     } catch {
@@ -185,8 +205,9 @@ public final class LoupeClient: Sendable {
 
   /// `initialize` then `initialized`: the handshake every session starts with.
   public func initialize(clientName: String, clientVersion: String? = nil) async throws(ClientError) -> InitializeResult {
-    let result = try await send(
-      InitializeRequest(clientInfo: .init(name: clientName, version: clientVersion)))
+    var request = InitializeRequest(clientInfo: .init(name: clientName, version: clientVersion))
+    request.token = state.withLock { $0.token }
+    let result = try await send(request)
     notify(InitializedNotification())
     return result
   }

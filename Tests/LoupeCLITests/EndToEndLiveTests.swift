@@ -142,7 +142,7 @@ import LoupeSession
     #expect(
       none.stderr == """
         Error: Missing the program to run: '-- COMMAND [ARG...]' (or '--socket PATH')
-        Usage: loupe attach [FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | -- COMMAND [ARG...]]
+        Usage: loupe attach [FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | --tcp HOST:PORT [--token T] | -- COMMAND [ARG...]]
         See 'loupe attach --help'.
 
         """)

@@ -1,9 +1,9 @@
 import Foundation
-@testable import LoupeRPC
-import Synchronization
-import Testing
 @testable import Loupe
 @testable import LoupeClient
+import LoupeCore
+@testable import LoupeRPC
+import Testing
 
 /// What a program does for its clients when it exits (protocol/lifecycle.md, "When the
 /// program exits"): real programs over real pipes and sockets.
@@ -220,7 +220,7 @@ final class PseudoTerminal {
     for n in 1...500 { bus.emit(.mark(Mark(label: "m\(n)"))) }
 
     let finished = AsyncStream<Void>.makeStream()
-    let done = Mutex(false)
+    let done = Lock(false)
     let exiting = Thread {
       inspector.finishAtExit()
       done.withLock { $0 = true }

@@ -1,8 +1,8 @@
 import Foundation
-import LoupeRPC
-import Synchronization
-import Testing
 @testable import Loupe
+import LoupeCore
+import LoupeRPC
+import Testing
 
 /// A history replay begins with a snapshot of every live root store (CONTRACT §10), so a late
 /// subscriber rebuilds each one's state — also once the log has evicted the root's snapshot —
@@ -37,7 +37,7 @@ import Testing
 
     /// The answer to a `loupe/state` request, through the inspector's real handler.
     func answer(_ request: StateRequest) -> JSON {
-      let sent = Mutex<[JSON]>([])
+      let sent = Lock<[JSON]>([])
       let session = ServerSession(
         handler: InspectorClient(bus: bus, hub: hub, queue: ClientSubscription(hub: hub, capacity: 10, maxBatch: 10, wake: {})),
         send: { body in sent.withLock { $0.append((try? JSONParser.parse(body)) ?? "unparseable") } }, exit: {})

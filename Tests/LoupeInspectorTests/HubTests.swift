@@ -1,8 +1,8 @@
 import Foundation
-import LoupeRPC
-import Synchronization
-import Testing
 @testable import Loupe
+import LoupeCore
+import LoupeRPC
+import Testing
 
 func markEvent(_ seq: Int) -> Event { Event(seq: seq, time: Double(seq), payload: .mark(Mark(label: "m\(seq)"))) }
 
@@ -18,7 +18,7 @@ func drain(_ queue: ClientSubscription) -> [Event] {
 }
 
 final class WakeCounter: Sendable {
-  let count = Mutex(0)
+  let count = Lock(0)
   func wake() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }
@@ -269,8 +269,10 @@ struct Subscribed {
     #expect(InspectorMode(environmentValue: "OFF") == .off)
     #expect(InspectorMode(environmentValue: "stdio") == .channel(.stdio))
     #expect(InspectorMode(environmentValue: "unix:/tmp/a b.sock") == .channel(.unix("/tmp/a b.sock")))
-    #expect(InspectorMode(environmentValue: "unix:") == .invalid("unix:"))
-    #expect(InspectorMode(environmentValue: "tcp:1234") == .invalid("tcp:1234"))
+    #expect(InspectorMode(environmentValue: "unix:") == .channel(.unix(InspectorMode.defaultSocketPath)))
+    #expect(InspectorMode(environmentValue: "unix") == .channel(.unix("/tmp/loupe-\(ProcessInfo.processInfo.processIdentifier).sock")))
+    #expect(InspectorMode(environmentValue: "tcp:1234") == .tcp("1234"))  // checked when it starts
+    #expect(InspectorMode(environmentValue: "tcp:") == .invalid("tcp:"))
   }
 
   @Test func redactionAndProblemsFromTheEnvironment() {
@@ -278,7 +280,12 @@ struct Subscribed {
     let problems = InspectorAutostart.activate(
       ["LOUPE_REDACT": "user.password, *.token,", "LOUPE": "bogus"], inspector: inspector)
     #expect(inspector.bus.renderOptions.redactedPaths == [Glob("user.password"), Glob("*.token")])
-    #expect(problems == ["ignoring LOUPE=bogus (expected off, stdio or unix:PATH)"])
+    #expect(problems == ["ignoring LOUPE=bogus (expected off, stdio, unix:PATH or tcp:HOST:PORT)"])
+    #expect(
+      InspectorAutostart.activate(["LOUPE": "tcp:192.168.1.2:7777"], inspector: inspector) == [
+        "LOUPE: refusing to listen on '192.168.1.2': only loopback hosts (127.0.0.1, ::1, localhost) are allowed; "
+          + "reach a device or another machine through a tunnel (iproxy, ssh -L) (not listening; the program runs on)"
+      ])
     let missing = InspectorAutostart.activate(["LOUPE": "unix:/nonexistent-dir/x.sock"], inspector: inspector)
     #expect(missing.count == 1)
     #expect(missing.first?.hasPrefix("LOUPE: Cannot listen on '/nonexistent-dir/x.sock'") == true)

@@ -1,8 +1,8 @@
 import Foundation
-import LoupeRPC
-import Synchronization
-import Testing
 @testable import Loupe
+import LoupeCore
+import LoupeRPC
+import Testing
 
 /// What Neovim's `vim.lsp.rpc` puts on the wire, byte for byte: it encodes a request with
 /// `vim.json.encode`, which writes an empty Lua table (`rpc.request('loupe/stores', {})`) as
@@ -14,7 +14,7 @@ import Testing
     let bus = EventBus(program: "nvim-test")
     bus.attach(hub)
     let subscription = ClientSubscription(hub: hub, capacity: 10, maxBatch: 10, wake: {})
-    let sent = Mutex<[JSON]>([])
+    let sent = Lock<[JSON]>([])
     let session = ServerSession(
       handler: InspectorClient(bus: bus, hub: hub, queue: subscription),
       send: { body in sent.withLock { $0.append((try? JSONParser.parse(body)) ?? "unparseable") } }, exit: {})

@@ -1,9 +1,9 @@
 import Foundation
-import LoupeRPC
-import Synchronization
-import Testing
 @testable import Loupe
 @testable import LoupeClient
+import LoupeCore
+import LoupeRPC
+import Testing
 
 /// Finds and runs `loupe-examples probe` for the end-to-end tests.
 enum Probe {
@@ -202,7 +202,7 @@ func expectNoUnreportedGap(_ events: [Event], from first: Int, sourceLocation: S
 /// which checks every server message against the JSON Schemas (`.ci/checks/20-protocol-schemas.sh`).
 final class Transcript: Sendable {
   let name: String
-  private let lines = Mutex<[String]>([])
+  private let lines = Lock<[String]>([])
 
   init(name: String) { self.name = name }
 

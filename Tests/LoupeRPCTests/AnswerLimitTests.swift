@@ -1,8 +1,8 @@
 import Foundation
 import LoupeCore
+@testable import LoupeRPC
 import Synchronization
 import Testing
-@testable import LoupeRPC
 
 /// Runs `body` on a thread of its own (it blocks on descriptors), not on the test's.
 func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
@@ -91,10 +91,10 @@ func readFrame(_ fd: Int32) -> [UInt8]? {
   @Test func framesBufferedByAPeerThatIsGoneAreNotHandled() async throws {
     let (serverFD, clientFD) = socketPair()
     let connection = try Connection(input: serverFD, output: serverFD)
-    let handled = Mutex(0)
+    let handled = Lock(0)
     // The answer is written only once the peer has closed its end, so that writing it fails
     // (otherwise it could land in the socket's buffer before the close, and nothing fails).
-    let peerClosed = Mutex(false)
+    let peerClosed = Lock(false)
     let closed = AsyncStream.makeStream(of: Connection.CloseReason.self)
     connection.start(
       onFrame: { [weak connection] _ in

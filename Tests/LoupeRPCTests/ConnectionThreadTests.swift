@@ -1,17 +1,17 @@
 import Foundation
 import LoupeCore
+@testable import LoupeRPC
 import Synchronization
 import Testing
-@testable import LoupeRPC
 
 /// A connection starts its writer only when there is something to write (an idle connection
 /// costs one thread), and its threads can run below the program's priority.
 @Suite(.timeLimit(.minutes(1))) struct ConnectionThreadTests {
   /// Offers `bodies` one by one, and notes the nice value of the thread that asks.
   final class Offer: OutgoingSource, Sendable {
-    let left: Mutex<[String]>
-    let askedAt = Mutex<Int?>(nil)
-    init(_ bodies: [String]) { left = Mutex(bodies) }
+    let left: Lock<[String]>
+    let askedAt = Lock<Int?>(nil)
+    init(_ bodies: [String]) { left = Lock(bodies) }
     func nextOutgoingBody() -> [UInt8]? {
       askedAt.withLock { $0 = ThreadPriority.currentNiceness }
       return left.withLock { $0.isEmpty ? nil : Array($0.removeFirst().utf8) }
@@ -74,7 +74,7 @@ import Testing
     @Test func readerAndWriterRunTheGivenNiceLevelsBelowTheProcess() async throws {
       let (ours, theirs) = socketPair()
       let connection = try Connection(input: ours, output: ours, options: .init(threadNiceness: 4))
-      let readerNice = Mutex<Int?>(nil)
+      let readerNice = Lock<Int?>(nil)
       let offer = Offer(["event"])
       let closed = AsyncStream.makeStream(of: Connection.CloseReason.self)
       connection.start(

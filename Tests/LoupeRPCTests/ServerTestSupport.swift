@@ -1,14 +1,14 @@
 import LoupeCore
-import Synchronization
 @testable import LoupeRPC
+import Synchronization
 
 /// A handler with two real methods (`loupe/mark`, `loupe/stores`) and `test/slow`, which
 /// answers only when the test says so (for cancellation).
 final class TestHandler: ServerHandler, Sendable {
-  let seq = Mutex(0)
-  let slow = Mutex<[RequestID: Reply]>([:])
-  let cancelledIDs = Mutex<[RequestID]>([])
-  let shutdowns = Mutex(0)
+  let seq = Lock(0)
+  let slow = Lock<[RequestID: Reply]>([:])
+  let cancelledIDs = Lock<[RequestID]>([])
+  let shutdowns = Lock(0)
 
   func initialize(_ request: InitializeRequest) -> InitializeResult {
     InitializeResult(serverInfo: .init(name: "test", version: "0"), process: .init(pid: 1, name: "test"))
@@ -49,8 +49,8 @@ final class TestHandler: ServerHandler, Sendable {
 /// A session plus everything it sent, parsed.
 final class SessionHarness: Sendable {
   final class Output: Sendable {
-    let sent = Mutex<[JSON]>([])
-    let exits = Mutex(0)
+    let sent = Lock<[JSON]>([])
+    let exits = Lock(0)
   }
 
   let handler = TestHandler()

@@ -1,8 +1,8 @@
 import Foundation
 import LoupeCore
+@testable import LoupeRPC
 import Synchronization
 import Testing
-@testable import LoupeRPC
 
 /// Connections that wait for their peer's first bytes on the one shared thread
 /// (`Options.waitsOnSharedThread`, a server's accepted sockets): a silent peer costs no thread,
@@ -12,7 +12,7 @@ import Testing
 
   @Test func silentPeersGetNoThreadAndOneThatSpeaksIsRead() async throws {
     var pairs: [(Connection, Int32, AsyncStream<Connection.CloseReason>)] = []
-    let received = Mutex<[String]>([])
+    let received = Lock<[String]>([])
     for _ in 0..<50 {
       let (ours, theirs) = socketPair()
       let connection = try Connection(input: ours, output: ours, options: options)

@@ -1,9 +1,9 @@
 import Foundation
+@testable import LoupeClient
 import LoupeCore
+@testable import LoupeRPC
 import Synchronization
 import Testing
-@testable import LoupeRPC
-@testable import LoupeClient
 
 /// Two connected Unix stream sockets.
 func socketPair() -> (Int32, Int32) {
@@ -42,7 +42,7 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
 @Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
   @Test func framesArriveInOrderAndCloseReportsEndOfInput() async throws {
     let (ours, theirs) = socketPair()
-    let received = Mutex<[String]>([])
+    let received = Lock<[String]>([])
     let connection = try Connection(input: ours, output: ours)
     let closed = AsyncStream.makeStream(of: Connection.CloseReason.self)
     connection.start(
@@ -86,7 +86,7 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
 
   @Test func finishDrainingTheSourceWritesEverythingItHas() async throws {
     final class Countdown: OutgoingSource, Sendable {
-      let left = Mutex(3)
+      let left = Lock(3)
       func nextOutgoingBody() -> [UInt8]? {
         left.withLock { left in
           guard left > 0 else { return nil }
@@ -221,8 +221,8 @@ func clientAndServer() throws -> (LoupeClient, TestHandler) {
   func rawEventsRun(decodesEvents: Bool) async throws -> (raw: [String], frames: [String], events: [Event]) {
     let (serverFD, clientFD) = socketPair()
     let client = LoupeClient(connection: try Connection(input: clientFD, output: clientFD))
-    let raw = Mutex<[String]>([])
-    let frames = Mutex<[String]>([])
+    let raw = Lock<[String]>([])
+    let frames = Lock<[String]>([])
     client.onRawEvents = { batch in raw.withLock { $0 += batch.lines.map { String(decoding: $0, as: UTF8.self) } } }
     client.onFrame = { body in frames.withLock { $0.append(String(decoding: body, as: UTF8.self)) } }
     client.decodesEvents = decodesEvents

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import LoupeCore
+@testable import LoupeRPC
 import Synchronization
 import Testing
-@testable import LoupeRPC
 
 /// What a server that is about to end needs: which requests still wait for their answer, and
 /// being told when that may have changed.
@@ -23,7 +23,7 @@ import Testing
 
   @Test func aFrameBeingHandledCountsOnlyForOtherThreads() {
     let handler = BlockingHandler()
-    let changes = Mutex(0)
+    let changes = Lock(0)
     let session = ServerSession(handler: handler, send: { _ in }, exit: {}, onChange: { changes.withLock { $0 += 1 } })
     handler.session.withLock { $0 = session }
     session.receive(Array(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#.utf8))
@@ -50,8 +50,8 @@ import Testing
 final class BlockingHandler: ServerHandler, Sendable {
   let entered = DispatchSemaphore(value: 0)
   let proceed = DispatchSemaphore(value: 0)
-  let session = Mutex<ServerSession?>(nil)
-  let seenFromInside = Mutex<Bool?>(nil)
+  let session = Lock<ServerSession?>(nil)
+  let seenFromInside = Lock<Bool?>(nil)
 
   func initialize(_ request: InitializeRequest) -> InitializeResult {
     InitializeResult(serverInfo: .init(name: "test", version: "0"), process: .init(pid: 1, name: "test"))

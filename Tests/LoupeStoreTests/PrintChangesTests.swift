@@ -1,5 +1,5 @@
 import Loupe
-import Synchronization
+import LoupeCore
 import Testing
 
 /// `._printChanges()`: each action's text, pinned exactly, and the store it runs in unchanged.
@@ -7,7 +7,7 @@ import Testing
 @Suite struct PrintChangesTests {
   /// Collects what the printer writes.
   final class Printed: Sendable {
-    private let texts = Mutex<[String]>([])
+    private let texts = Lock<[String]>([])
     var printer: ChangePrinter { .lines { text in self.texts.withLock { $0.append(text) } } }
     var all: [String] { texts.withLock { $0 } }
   }

@@ -61,7 +61,10 @@ extension ReliabilitySuites {
 
     @Test func aSocketPathTooLongIsRefusedWithItsReason() {
       let path = "/tmp/" + String(repeating: "x", count: 200)
-      #expect(throws: SocketError("Socket path '\(path)' must be 1 to 107 bytes long")) { try UnixSocketListener(path: path) }
+      #expect(
+        throws: SocketError(
+          "Socket path '\(path)' is too long: a Unix socket path may have at most 107 bytes here (103 on Darwin, 107 on Linux); use a shorter one, such as /tmp/NAME.loupe"
+        )) { try UnixSocketListener(path: path) }
     }
 
     /// The umask is process-wide: setting it to create the socket would, for that moment, give
@@ -70,7 +73,7 @@ extension ReliabilitySuites {
       let directory = PrivateDirectory()
       let original = umask(0o022)
       defer { umask(original) }
-      let seen = Mutex<Set<String>>([])
+      let seen = Lock<Set<String>>([])
       let done = Atomic(false)
       let watcher = Thread {
         while !done.load(ordering: .relaxed) {

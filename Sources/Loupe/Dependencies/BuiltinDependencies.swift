@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LoupeCore
 
 extension DependencyValues {
   /// The clock: a store's clock is this value (`Store(…, clock:)` sets it; `send.clock` is
@@ -82,7 +82,7 @@ public struct UUIDGenerator: Sendable {
   /// `00000000-0000-0000-0000-000000000000`, then `…0001`, `…0002`, … (a new sequence for
   /// every generator made).
   public static var incrementing: Self {
-    let next = Mutex<UInt64>(0)
+    let next = Lock<UInt64>(0)
     return Self {
       let value = next.withLock { value in
         defer { value += 1 }

@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 
 /// A key for a dependency in ``DependencyValues``: its type and the values it has in a
 /// running program and under test.
@@ -112,7 +112,7 @@ public struct DependencyValues: Sendable {
 
   /// Set while a key's `testValue` is read: the default implementation marks it missing.
   enum MissingTestValue {
-    final class Flag: Sendable { let wasMissing = Atomic<Bool>(false) }
+    final class Flag: Sendable { let wasMissing = AtomicBool(false) }
     @TaskLocal static var current: Flag?
   }
 }
@@ -120,7 +120,7 @@ public struct DependencyValues: Sendable {
 /// Lazily made default values, by key.
 private final class DefaultValues: Sendable {
   /// Each value made, and whether it was a key's missing test value (its live value).
-  private let values = Mutex<[ObjectIdentifier: (value: any Sendable, missing: Bool)]>([:])
+  private let values = Lock<[ObjectIdentifier: (value: any Sendable, missing: Bool)]>([:])
 
   /// The default for `key`. A missing test value is reported every time it is read with a
   /// reporter, not only when it is made: a read before the reporter is installed (a

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose sleeps end at once, moving its `now` to the deadline (TCA's
 /// `ImmediateClock`): for tests and previews that should not wait, and do not care how long.
@@ -23,10 +22,10 @@ public final class ImmediateClock: Clock, Sendable {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
   }
 
-  private let current: Mutex<Instant>
+  private let current: Lock<Instant>
 
   public init(now: Instant = Instant()) {
-    current = Mutex(now)
+    current = Lock(now)
   }
 
   public var now: Instant { current.withLock { $0 } }

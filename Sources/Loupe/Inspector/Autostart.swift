@@ -1,4 +1,6 @@
 import Foundation
+import LoupeCore
+import LoupeRPC
 
 /// Turns the inspector on from the environment, once per process.
 ///
@@ -11,6 +13,8 @@ import Foundation
 /// | `LOUPE` unset, empty or `off` | no server |
 /// | `LOUPE=stdio` | serve on stdin/stdout (fd 1 then goes to stderr) |
 /// | `LOUPE=unix:PATH` | listen on a Unix socket at PATH |
+/// | `LOUPE=tcp:HOST:PORT` | listen on TCP, loopback hosts only (`127.0.0.1`, `::1`, `localhost`), port 0 picks one; prints `loupe: listening on HOST:PORT` |
+/// | `LOUPE_TOKEN=SECRET` | the token TCP clients must send in `initialize` (else a random one, printed once as `loupe: token SECRET`) |
 /// | `LOUPE_RECORD=FILE` | write a trace file |
 /// | `LOUPE_REDACT=GLOB,...` | redact these state paths everywhere |
 /// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
@@ -83,12 +87,39 @@ public enum InspectorAutostart {
     }
     switch InspectorMode(environmentValue: environment["LOUPE"]) {
     case .off: break
+    case .tcp(let address):
+      problems += startTCP(address, token: environment["LOUPE_TOKEN"], inspector: inspector)
     case .channel(let channel):
-      do { try inspector.start(channel) } catch { problems.append("LOUPE: \(error)") }
+      do {
+        try inspector.start(channel)
+        if channel == .unix(InspectorMode.defaultSocketPath) { problems.append("listening on \(InspectorMode.defaultSocketPath)") }
+      } catch {
+        problems.append("LOUPE: \(error)")
+      }
     case .invalid(let value):
-      problems.append("ignoring LOUPE=\(value) (expected off, stdio or unix:PATH)")
+      problems.append("ignoring LOUPE=\(value) (expected off, stdio, unix:PATH or tcp:HOST:PORT)")
     }
     return problems
+  }
+
+  /// `LOUPE=tcp:HOST:PORT`: the lines for stderr (where it listens, the token when it made one,
+  /// or why it does not listen).
+  static func startTCP(_ address: String, token given: String?, inspector: Inspector) -> [String] {
+    let endpoint: LoopbackEndpoint
+    do {
+      endpoint = try LoopbackEndpoint(parsing: address)
+    } catch {
+      return ["LOUPE: \(error) (not listening; the program runs on)"]
+    }
+    let token = given.flatMap { $0.isEmpty ? nil : $0 } ?? TokenGate.randomToken()
+    do {
+      let listening = try inspector.startTCP(on: endpoint, token: token)
+      var lines = ["listening on \(listening)"]
+      if given == nil || given!.isEmpty { lines.append("token \(token)") }
+      return lines
+    } catch {
+      return ["LOUPE: \(error) (not listening; the program runs on)"]
+    }
   }
 
   /// `LOUPE_SOURCE_PATHS`: whether `source` keeps `path`; `nil` when invalid.
@@ -111,8 +142,14 @@ public enum InspectorAutostart {
 
 /// The parsed value of `LOUPE`.
 enum InspectorMode: Sendable, Hashable {
+  /// `LOUPE=unix` without a path: `/tmp/loupe-PID.sock`, short enough for any sun_path (an
+  /// iOS Simulator app shares the Mac's /tmp); `loupe: listening on PATH` says which.
+  static var defaultSocketPath: String { "/tmp/loupe-\(LibC.processID).sock" }
+
   case off
   case channel(Inspector.Channel)
+  /// `tcp:HOST:PORT`, checked when it starts (the error goes to stderr).
+  case tcp(String)
   case invalid(String)
 
   init(environmentValue value: String?) {
@@ -124,9 +161,13 @@ enum InspectorMode: Sendable, Hashable {
     switch trimmed.lowercased() {
     case "", "off", "0", "false", "no": self = .off
     case "stdio": self = .channel(.stdio)
+    // The short default path (a simulator's container paths exceed sun_path's 104 bytes).
+    case "unix", "unix:": self = .channel(.unix(Self.defaultSocketPath))
     default:
       if trimmed.hasPrefix("unix:"), trimmed.count > 5 {
         self = .channel(.unix(String(trimmed.dropFirst(5))))
+      } else if trimmed.hasPrefix("tcp:"), trimmed.count > 4 {
+        self = .tcp(String(trimmed.dropFirst(4)))
       } else {
         self = .invalid(value)
       }

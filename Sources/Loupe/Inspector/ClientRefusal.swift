@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import LoupeRPC
 
 /// The one frame a socket client the program will not serve receives before its connection
@@ -11,14 +12,10 @@ enum ClientRefusal {
 
   /// Writes `frame` without waiting (the socket is non-blocking and the frame small) and closes.
   static func send(_ frame: [UInt8], to fd: Int32) {
-    _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
+    _ = frame.withUnsafeBytes { Posix.sendNow(fd, $0) }
+    LibC.close(fd)
   }
 
   /// The process's limit on open descriptors (`ulimit -n`); `Int.max` when unlimited.
-  static var descriptorLimit: Int {
-    var limit = rlimit()
-    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-    return limit.rlim_cur == rlim_t.max ? .max : Int(clamping: limit.rlim_cur)
-  }
+  static var descriptorLimit: Int { LibC.descriptorLimit }
 }

@@ -1,6 +1,5 @@
 import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// One client's subscription: its compiled filter, its place in the hub's ``EventLog``, and
 /// the source its connection's writer pulls `loupe/events` notifications from.
@@ -45,7 +44,7 @@ final class ClientSubscription: OutgoingSource, Sendable {
   let byteCapacity: Int
   let maxBatch: Int
   private weak let hub: EventHub?
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let wake: @Sendable () -> Void
 
   /// - Parameters:

@@ -1,7 +1,6 @@
 import Foundation
 import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// The inspector's sink on the bus: keeps the session's recent events in an ``EventLog`` that
 /// every client reads at its own pace.
@@ -25,7 +24,7 @@ final class EventHub: EventSink, Sendable {
     var wakerStarted = false
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let wakeSignal = DispatchSemaphore(value: 0)
   private let threadNiceness: Int
 
@@ -37,7 +36,7 @@ final class EventHub: EventSink, Sendable {
   ///   - threadNiceness: nice levels below the program for the waker thread.
   init(historyCapacity: Int, historyByteLimit: Int = .max, threadNiceness: Int = 0) {
     self.threadNiceness = threadNiceness
-    state = Mutex(State(
+    state = Lock(State(
       log: EventLog(capacity: historyCapacity, byteLimit: historyByteLimit),
       kept: KeptSnapshots(byteLimit: historyByteLimit)))
   }

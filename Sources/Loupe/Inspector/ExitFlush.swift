@@ -1,14 +1,14 @@
 import Foundation
-import Synchronization
+import LoupeCore
 
 /// Finishes started inspectors when the process exits (`atexit`), so events queued at the end
 /// reach their clients and trace files — within each inspector's exit timeout, never hanging.
 /// See ``Inspector/finishAtExit()`` for what each does.
 enum ExitFlush {
-  private static let inspectors = Mutex<[ObjectIdentifier: Inspector]>([:])
+  private static let inspectors = Lock<[ObjectIdentifier: Inspector]>([:])
 
   private static let installHandler: Void = {
-    atexit {
+    LibC.runAtExit {
       ExitFlush.run()
     }
   }()

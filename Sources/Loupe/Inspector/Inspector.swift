@@ -1,6 +1,6 @@
 import Foundation
+import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// The inspector in the program: serves the Loupe protocol to editors and the CLI, and records
 /// trace files, from the events the program's stores emit.
@@ -28,6 +28,9 @@ public final class Inspector: Sendable {
     case unix(String)
     /// A trace file at this path (CONTRACT §7), written by the program itself.
     case record(String)
+    /// TCP on a loopback host (CONTRACT §14), for clients that come through a tunnel; each
+    /// must open with `initialize` carrying `token`. See ``startTCP(on:token:)``.
+    case tcp(LoopbackEndpoint, token: String)
   }
 
   /// The inspector of ``EventBus/shared``, the one stores use.
@@ -43,11 +46,12 @@ public final class Inspector: Sendable {
     var hub: EventHub?
     var clients: [ObjectIdentifier: ServedClient] = [:]
     var listeners: [UnixSocketListener] = []
+    var tcpListeners: [TCPListener] = []
     var recorders: [TraceRecorder] = []
     var stdioStarted = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
   /// Wakes ``finishAtExit()`` when a client's state changes.
   private let activity = ClientActivity()
 
@@ -93,6 +97,8 @@ public final class Inspector: Sendable {
           ClientRefusal.send(ClientRefusal.frame("This program cannot serve a client now (\(error)): try again later"), to: fd)
         }
       }
+    case .tcp(let endpoint, let token):
+      _ = try startTCP(on: endpoint, token: token)
     case .record(let path):
       let configuration = self.configuration
       let recorder = try TraceRecorder(
@@ -100,8 +106,36 @@ public final class Inspector: Sendable {
         threadNiceness: configuration.threadNiceness)
       state.withLock { $0.recorders.append(recorder) }
       ExitFlush.register(self)
+      AppLifecycleFlush.watch(self)
       bus.attach(recorder)
     }
+  }
+
+  /// Listens on TCP at `endpoint` (a loopback host; port 0 picks a free one) and returns where
+  /// it listens. Every client must open with `initialize` carrying `token` (``TokenGate``);
+  /// the others get `-32003` and are closed.
+  @discardableResult
+  public func startTCP(on endpoint: LoopbackEndpoint, token: String) throws(InspectorError) -> LoopbackEndpoint {
+    let listener: TCPListener
+    do {
+      listener = try TCPListener(endpoint: endpoint)
+    } catch {
+      throw InspectorError("\(error)")
+    }
+    state.withLock { $0.tcpListeners.append(listener) }
+    ExitFlush.register(self)
+    _ = startHub()
+    let outOfDescriptors = ClientRefusal.frame("This program is out of file descriptors: try again later")
+    listener.start(refusal: outOfDescriptors, threadNiceness: configuration.threadNiceness) { [weak self] fd in
+      guard let self else { return closeDescriptor(fd) }
+      if let refusal = self.refusal(for: fd) { return ClientRefusal.send(refusal, to: fd) }
+      do {
+        try self.serve(input: fd, output: fd, origin: .socket, gate: TokenGate(token: token))
+      } catch {
+        ClientRefusal.send(ClientRefusal.frame("This program cannot serve a client now (\(error)): try again later"), to: fd)
+      }
+    }
+    return listener.endpoint
   }
 
   /// Serves one client over `input`/`output` (which the inspector then owns): for custom
@@ -111,7 +145,7 @@ public final class Inspector: Sendable {
     try serve(input: input, output: output, origin: .launcher)
   }
 
-  private func serve(input: Int32, output: Int32, origin: ServedClient.Origin) throws(InspectorError) {
+  private func serve(input: Int32, output: Int32, origin: ServedClient.Origin, gate: TokenGate? = nil) throws(InspectorError) {
     let configuration = self.configuration
     let connection: Connection
     do {
@@ -146,12 +180,22 @@ public final class Inspector: Sendable {
       maxAnswerBytes: connection.options.maxQueuedBytes / 2)
     let client = ServedClient(
       handler: handler, connection: connection, session: session, origin: origin, connectedAt: .now,
-      isTerminal: isatty(input) == 1)
+      isTerminal: LibC.isTerminal(input))
     let key = ObjectIdentifier(client)
     state.withLock { $0.clients[key] = client }
     ExitFlush.register(self)
     connection.start(
-      source: queue, onFrame: { body in session.receive(body) },
+      source: queue,
+      onFrame: { [weak connection] body in
+        guard let gate else { return session.receive(body) }
+        switch gate.check(body) {
+        case .pass(let admitted): session.receive(admitted)
+        case .refuse(let answer):
+          connection?.send(body: answer)
+          connection?.finish(drainingSource: false)
+        case .drop: break
+        }
+      },
       // A client that closes its end after its last request still gets the answers.
       onEndOfInput: { session.inputEnded() },
       onClose: { [weak self] _ in
@@ -210,6 +254,31 @@ public final class Inspector: Sendable {
     flush(until: .now + timeout)
   }
 
+  /// Writes every recorded event queued so far to its trace file (`LOUPE_RECORD`, or
+  /// ``Channel/record(_:)``), waiting at most `timeout`; returns whether all of it is written.
+  ///
+  /// For apps the system suspends: iOS may end a suspended app without `exit`, when no
+  /// `atexit` flush runs. On UIKit platforms Loupe calls this itself when the app resigns
+  /// active or enters the background; call it wherever else your app saves its state (a
+  /// watchOS app's `WKApplicationDelegate`, a scene phase change in SwiftUI).
+  @discardableResult
+  public func flushRecordings(timeout: Duration = .seconds(1)) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    let recorders = state.withLock { $0.recorders }
+    var flushed = true
+    for recorder in recorders {
+      flushed = recorder.flush(timeout: max(.zero, deadline - .now)) && flushed
+    }
+    return flushed
+  }
+
+  /// ``flushRecordings(timeout:)`` of the shared inspector, the one `LOUPE_RECORD` starts:
+  /// `Inspector.flushRecording()`.
+  @discardableResult
+  public static func flushRecording(timeout: Duration = .seconds(1)) -> Bool {
+    shared.flushRecordings(timeout: timeout)
+  }
+
   @discardableResult
   private func flush(until deadline: ContinuousClock.Instant) -> Bool {
     let (connections, recorders) = state.withLock { ($0.clients.values.map(\.connection), $0.recorders) }
@@ -225,6 +294,11 @@ public final class Inspector: Sendable {
 
   /// Stops listening, closes every client and finishes trace files. The program goes on.
   public func stop() {
+    let tcpListeners = state.withLock { state in
+      defer { state.tcpListeners = [] }
+      return state.tcpListeners
+    }
+    for listener in tcpListeners { listener.close() }
     let (listeners, clients, recorders) = state.withLock { state in
       defer {
         state.listeners = []
@@ -257,11 +331,15 @@ public final class Inspector: Sendable {
     let timeout = configuration.exitFlushTimeout
     let exitStart = ContinuousClock.now
     let deadline = exitStart + timeout
-    let listeners = state.withLock { state in
-      defer { state.listeners = [] }
-      return state.listeners
+    let (listeners, tcpListeners) = state.withLock { state in
+      defer {
+        state.listeners = []
+        state.tcpListeners = []
+      }
+      return (state.listeners, state.tcpListeners)
     }
     for listener in listeners { listener.close() }
+    for listener in tcpListeners { listener.close() }
     let clients = state.withLock { Array($0.clients.values) }
     if Thread.isMainThread {
       for client in clients { client.handler.mainActorStopped() }

@@ -1,5 +1,5 @@
+import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// One connected client: the protocol's methods, served from the hub and the bus.
 final class InspectorClient: RequestHandler, Sendable {
@@ -16,7 +16,7 @@ final class InspectorClient: RequestHandler, Sendable {
     /// The process is exiting on the main thread: the main actor will never run again.
     var mainActorStopped = false
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// - Parameter onSubscribe: called after a `loupe/subscribe` was answered and its events
   ///   were let through.

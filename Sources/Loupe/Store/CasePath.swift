@@ -1,6 +1,5 @@
 import Foundation
 import LoupeCore
-import Synchronization
 
 /// Embeds a child value into an enum case and extracts it again: how scope operators route a
 /// parent action to a child feature and lift the child's actions back up.
@@ -77,7 +76,7 @@ extension CasePath where Value == Void {
 final class CaseNameCache: Sendable {
   /// The case's name as the runtime stores it: a pointer into the enum's metadata, the same
   /// for every value of that case.
-  let name = Mutex<CaseName?>(nil)
+  let name = Lock<CaseName?>(nil)
 }
 
 /// A case name pointer from the runtime's reflection metadata (immortal, never freed).
@@ -115,14 +114,14 @@ enum CaseReflection {
         cache.name.withLock { $0 = pointer }
         return pointer
       }()
-      guard let known, let name = _enumCaseName(root), name == known.pointer || strcmp(name, known.pointer) == 0
+      guard let known, let name = _enumCaseName(root), name == known.pointer || LibC.equalCStrings(name, known.pointer)
       else { return nil }
       return (() as! Value)
     }
     if let known = cache.name.withLock({ $0 }) {
       // Fast path: reject other cases by comparing the runtime's case name pointers; only
       // the matching case pays for a `Mirror` to project its payload.
-      guard let name = _enumCaseName(root), name == known.pointer || strcmp(name, known.pointer) == 0 else { return nil }
+      guard let name = _enumCaseName(root), name == known.pointer || LibC.equalCStrings(name, known.pointer) else { return nil }
       return caseAndPayload(of: root)?.payload as? Value
     }
     guard let (name, payload) = caseAndPayload(of: root), let value = payload as? Value else { return nil }

@@ -1,4 +1,6 @@
+import Foundation
 import LoupeCore
+import LoupeRPC
 import LoupeSession
 
 /// `loupe attach [FILTER] [--record FILE] [--format text|json|changes] [--stdio] -- COMMAND [ARG...]`
@@ -21,11 +23,13 @@ struct AttachCommand: Command {
       message is passed through unchanged. --record still records the events the editor \
       receives.
       """,
-    usage: "[FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | -- COMMAND [ARG...]]",
+    usage: "[FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | --tcp HOST:PORT [--token T] | -- COMMAND [ARG...]]",
     options: FilterOptions.specs + [
       .option("--record", value: "FILE", help: "Also write the events to a trace file."),
       .option("--format", value: "text|json|changes", help: "How to print events (default: text)."),
       .option("--socket", value: "PATH", help: "Attach to a program listening with LOUPE=unix:PATH."),
+      .option("--tcp", value: "HOST:PORT", help: "Attach to a program listening with LOUPE=tcp:HOST:PORT (through iproxy or ssh -L for a device)."),
+      .option("--token", value: "T", help: "The program's token for --tcp (default: LOUPE_TOKEN)."),
       .flag("--stdio", help: "Bridge an editor on stdin/stdout to the program instead of printing events."),
     ],
     takesProgram: true,
@@ -49,12 +53,28 @@ struct AttachCommand: Command {
     formatGiven = arguments.value("--format") != nil
     recordPath = arguments.value("--record")
     stdio = arguments.flag("--stdio")
-    target = try Self.target(arguments)
+    target = try Self.target(arguments, environment: ProcessInfo.processInfo.environment)
   }
 
-  /// `--socket PATH` or `-- COMMAND [ARG...]`, exactly one of them.
-  static func target(_ arguments: ParsedArguments) throws(UsageError) -> AttachSession.Target {
+  /// `--socket PATH`, `--tcp HOST:PORT` or `-- COMMAND [ARG...]`, exactly one of them.
+  static func target(_ arguments: ParsedArguments, environment: [String: String] = [:]) throws(UsageError) -> AttachSession.Target {
     let program = arguments.program ?? []
+    if let address = arguments.value("--tcp") {
+      guard arguments.value("--socket") == nil, program.isEmpty else {
+        throw UsageError("Give one of '--tcp HOST:PORT', '--socket PATH' or a command to run")
+      }
+      let endpoint: LoopbackEndpoint
+      do {
+        endpoint = try LoopbackEndpoint(parsing: address)
+      } catch {
+        throw UsageError("--tcp: \(error)")
+      }
+      guard let token = arguments.value("--token") ?? environment["LOUPE_TOKEN"], !token.isEmpty else {
+        throw UsageError("--tcp needs the program's token: '--token T' or LOUPE_TOKEN (the program printed it as 'loupe: token T')")
+      }
+      return .tcp(endpoint, token: token)
+    }
+    if arguments.value("--token") != nil { throw UsageError("'--token' goes with '--tcp HOST:PORT'") }
     switch (arguments.value("--socket"), program.isEmpty) {
     case (let path?, true): return .socket(path)
     case (_?, false): throw UsageError("Give either '--socket PATH' or a command to run, not both")

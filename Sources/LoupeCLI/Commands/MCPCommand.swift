@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 import LoupeCore
 import LoupeSession
 import LoupeClient
@@ -42,7 +36,7 @@ struct MCPCommand: Command {
         log("loupe mcp: signal \(number): closing the sessions")
         ended.continuation.finish()
       } else {
-        exit(128 + number)
+        LibC.exitProcess(128 + number)
       }
     }
     defer { signals.cancel() }

@@ -1,3 +1,4 @@
+import Foundation
 import LoupeCore
 import LoupeSession
 
@@ -13,9 +14,11 @@ struct RecordCommand: Command {
 
       Inspect the trace with 'loupe show', 'stats', 'doctor', 'export' or 'replay'.
       """,
-    usage: "FILE [FILTER] [--socket PATH | -- COMMAND [ARG...]]",
+    usage: "FILE [FILTER] [--socket PATH | --tcp HOST:PORT [--token T] | -- COMMAND [ARG...]]",
     arguments: [PositionalSpec(name: "FILE", help: "The trace file to write (replaced if it exists).")],
     options: FilterOptions.specs + [
+      .option("--tcp", value: "HOST:PORT", help: "Record a program listening with LOUPE=tcp:HOST:PORT."),
+      .option("--token", value: "T", help: "The program's token for --tcp (default: LOUPE_TOKEN)."),
       .option("--socket", value: "PATH", help: "Record a program listening with LOUPE=unix:PATH.")
     ],
     takesProgram: true,
@@ -31,7 +34,7 @@ struct RecordCommand: Command {
   init(arguments: ParsedArguments) throws(UsageError) {
     path = arguments.positionals[0]
     filter = FilterOptions.filter(from: arguments)
-    target = try AttachCommand.target(arguments)
+    target = try AttachCommand.target(arguments, environment: ProcessInfo.processInfo.environment)
   }
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {

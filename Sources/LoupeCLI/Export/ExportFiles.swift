@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import LoupeCore
 import LoupeSession
 
 /// An output file of `loupe export`: where its bytes go and the name errors give it.
@@ -21,8 +15,8 @@ struct ExportFiles {
   /// Opens `path` for writing, truncated; `-` is standard output.
   mutating func create(_ path: String, in context: CommandContext) throws(CommandFailure) -> ExportFile {
     if path == "-" { return ExportFile(path: "<stdout>", output: context.stdout) }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw CommandFailure("Cannot open '\(path)' for writing: \(String(cString: strerror(errno))).") }
+    let fd = LibC.createForWriting(path)
+    guard fd >= 0 else { throw CommandFailure("Cannot open '\(path)' for writing: \(LibC.message(LibC.errno)).") }
     let file = ExportFile(path: path, output: Output(file: fd))
     opened.append((file, fd))
     return file
@@ -33,7 +27,7 @@ struct ExportFiles {
     for (file, _) in opened {
       file.output.flush()
       if let code = file.output.errorCode {
-        throw CommandFailure("Cannot write to '\(file.path)': \(String(cString: strerror(code))).")
+        throw CommandFailure("Cannot write to '\(file.path)': \(LibC.message(code)).")
       }
     }
   }
@@ -41,7 +35,7 @@ struct ExportFiles {
   mutating func closeAll() {
     for (file, fd) in opened {
       file.output.flush()
-      close(fd)
+      _ = LibC.close(fd)
     }
     opened.removeAll()
   }

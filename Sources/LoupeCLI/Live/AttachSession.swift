@@ -13,6 +13,8 @@ struct AttachSession {
     case launch([String])
     /// Connect to a program listening with `LOUPE=unix:PATH`.
     case socket(String)
+    /// Connect to a program listening with `LOUPE=tcp:HOST:PORT`, with its token.
+    case tcp(LoopbackEndpoint, token: String)
   }
 
   var target: Target
@@ -22,6 +24,15 @@ struct AttachSession {
   var recordPath: String?
   /// Extra environment for a launched program.
   var environment: [String: String] = [:]
+
+  /// Connects to a running program (a socket or TCP target).
+  private static func connect(_ target: Target) throws(ClientError) -> (name: String, client: LoupeClient) {
+    switch target {
+    case .tcp(let endpoint, let token): (endpoint.description, try LoupeClient.connect(tcp: endpoint, token: token))
+    case .socket(let path): (path, try LoupeClient.connect(socketPath: path))
+    case .launch: preconditionFailure("a launched program is not connected to")
+    }
+  }
 
   /// Runs the session and returns loupe's exit status: the program's own when loupe launched
   /// it, 0 for a socket session that ended, 3 when the protocol or the recording failed.
@@ -42,10 +53,11 @@ struct AttachSession {
         throw CommandFailure(error.description)
       }
       signals = SignalForwarder.forwarding(to: client.program!)
-    case .socket(let path):
-      name = path
+    case .socket, .tcp:
       do {
-        client = try LoupeClient.connect(socketPath: path)
+        let connected = try Self.connect(target)
+        name = connected.name
+        client = connected.client
       } catch {
         throw CommandFailure(error.description)
       }

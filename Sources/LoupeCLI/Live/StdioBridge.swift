@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Foundation
+import LoupeClient
 import LoupeCore
 import LoupeRPC
-import Synchronization
 import LoupeSession
-import LoupeClient
 
 /// `attach --stdio`: an editor speaks the protocol to loupe on loupe's stdin/stdout, and loupe
 /// passes every frame to the program and back unchanged, recording the events that flow to
@@ -38,6 +30,9 @@ struct StdioBridge {
         var env = context.environment
         env["LOUPE_RECORD"] = nil
         (program, child) = try LaunchedProgram.launch(command, environment: env)
+      case .tcp:
+        // The editor does its own `initialize`, which must then carry the token itself.
+        throw CommandFailure("'--stdio' with '--tcp' is not supported: attach the editor with its own TCP connection (DAP/MCP) instead")
       case .socket(let path):
         let fd = try UnixSocket.connect(to: path)
         program = nil
@@ -68,7 +63,7 @@ struct StdioBridge {
         childClosed.continuation.finish()
       })
     // The editor left: end its session with the program as an `exit` would (once).
-    let left = Atomic<Bool>(false)
+    let left = AtomicBool(false)
     let leave: @Sendable () -> Void = { [weak child] in
       guard !left.exchange(true, ordering: .relaxed) else { return }
       child?.send(ExitNotification().message)

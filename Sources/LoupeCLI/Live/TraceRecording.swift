@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Foundation
+import LoupeClient
 import LoupeCore
 import LoupeRPC
-import Synchronization
 import LoupeSession
-import LoupeClient
 
 /// `--record FILE`: writes the events a connection receives to a trace file, as they arrive.
 ///
@@ -30,7 +22,7 @@ final class TraceRecording: Sendable {
     var fallbackHeader: TraceHeader?
     var events = 0
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let stderr: Output
 
   /// Checks that `path` can be written (creating it empty) before any program is started.
@@ -39,12 +31,12 @@ final class TraceRecording: Sendable {
     self.stderr = stderr
     // open(2), not FileManager.createFile: that writes a temporary file and renames it over
     // the path, which would replace a device or a FIFO given as the trace.
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let fd = LibC.createForWriting(path)
     guard fd >= 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = LibC.message(LibC.errno)
       throw CommandFailure("Cannot write the recording to '\(path)': \(reason).")
     }
-    close(fd)
+    LibC.close(fd)
   }
 
   /// The header to use when the first event is not `session.started` (from `initialize`).

@@ -1,11 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-import Synchronization
+import LoupeCore
 
 /// A buffered text stream: standard output or error, or memory in tests.
 ///
@@ -28,13 +21,13 @@ final class Output: Sendable {
   let usesColor: Bool
   /// Flush whenever this much is pending (standard error flushes on every line).
   private let flushThreshold: Int
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(fd: Int32, environment: [String: String]) {
     self.fd = fd
-    isTerminal = isatty(fd) == 1
+    isTerminal = LibC.isTerminal(fd)
     usesColor = isTerminal && Output.colorAllowed(environment)
-    flushThreshold = fd == STDERR_FILENO ? 0 : 1 << 16
+    flushThreshold = fd == LibC.standardError ? 0 : 1 << 16
   }
 
   /// A stream to an opened file (no colour, not a terminal).
@@ -151,19 +144,15 @@ final class Output: Sendable {
     var offset = 0
     let count = bytes.count
     while offset < count {
-      let n = systemWrite(fd, bytes.baseAddress! + offset, count - offset)
+      let n = LibC.write(fd, bytes.baseAddress! + offset, count - offset)
       if n > 0 {
         offset += n
-      } else if n < 0, errno == EINTR {
+      } else if n < 0, LibC.errno == LibC.interrupted {
         continue
       } else {
-        return n == 0 ? EIO : errno
+        return n == 0 ? LibC.ioError : LibC.errno
       }
     }
     return nil
   }
-}
-
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, buffer, count)
 }

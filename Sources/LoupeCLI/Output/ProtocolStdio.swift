@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import LoupeCore
 import LoupeSession
 
 /// Standard input and output taken for a protocol (`replay`, `dap`, `mcp`, `attach --stdio`):
@@ -15,10 +9,10 @@ struct ProtocolStdio {
   let output: Int32
 
   static func take(for purpose: String = "") throws(CommandFailure) -> ProtocolStdio {
-    let input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
-    let output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+    let input = LibC.duplicateCloseOnExec(LibC.standardInput)
+    let output = LibC.duplicateCloseOnExec(LibC.standardOutput)
     guard input >= 0, output >= 0 else { throw CommandFailure("Cannot duplicate stdin/stdout\(purpose).") }
-    dup2(STDERR_FILENO, STDOUT_FILENO)
+    LibC.duplicate(LibC.standardError, onto: LibC.standardOutput)
     return ProtocolStdio(input: input, output: output)
   }
 }

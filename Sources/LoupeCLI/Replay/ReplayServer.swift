@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import LoupeCore
 import LoupeRPC
-import Synchronization
 import LoupeSession
 
 /// Serves a trace file over the protocol, as if the recorded program were running: what
@@ -44,10 +43,10 @@ final class ReplayServer: RequestHandler, OutgoingSource, Sendable {
   }
 
   /// Where the trace's states are, indexed by the first `loupe/state`; used on `work` only.
-  private let states = Mutex<TraceStateIndex?>(nil)
+  private let states = Lock<TraceStateIndex?>(nil)
 
   // `TraceReader` is not Sendable; it is only used under this lock.
-  private let state: Mutex<State>
+  private let state: Lock<State>
   /// Answers the requests, one at a time, in the order they came.
   private let work = DispatchQueue(label: "loupe.replay.requests")
   let path: String
@@ -61,7 +60,7 @@ final class ReplayServer: RequestHandler, OutgoingSource, Sendable {
     self.catalog = catalog
     self.stderr = stderr
     self.wake = wake
-    state = Mutex(State())
+    state = Lock(State())
   }
 
   // MARK: ServerHandler

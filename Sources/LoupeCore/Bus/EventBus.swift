@@ -1,9 +1,4 @@
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The session: hands out `seq` numbers and times, and delivers events to sinks.
 ///
@@ -23,16 +18,16 @@ public final class EventBus: Sendable {
     var options = RenderOptions.default
   }
 
-  private let state = Mutex(State())
-  private let storeDirectory = Mutex<(any StoreDirectory)?>(nil)
-  private let active = Atomic<Bool>(false)
-  private let effectIDs = Atomic<Int>(0)
-  private let sourcePaths = Atomic<Bool>(true)
-  private let sourceLocations = Atomic<Bool>(true)
-  private let snapshotActions = Atomic<Int>(SnapshotPolicy.defaultActions)
-  private let snapshotBytes = Atomic<Int>(SnapshotPolicy.defaultBytes)
-  private let snapshotsEnabled = Atomic<Bool>(true)
-  private let attachments = Atomic<Int>(0)
+  private let state = Lock(State())
+  private let storeDirectory = Lock<(any StoreDirectory)?>(nil)
+  private let active = AtomicBool(false)
+  private let effectIDs = AtomicInt(0)
+  private let sourcePaths = AtomicBool(true)
+  private let sourceLocations = AtomicBool(true)
+  private let snapshotActions = AtomicInt(SnapshotPolicy.defaultActions)
+  private let snapshotBytes = AtomicInt(SnapshotPolicy.defaultBytes)
+  private let snapshotsEnabled = AtomicBool(true)
+  private let attachments = AtomicInt(0)
   private let origin: ContinuousClock.Instant
   /// `origin` in nanoseconds of the clock ``ContinuousClock`` reads (Linux).
   private let originNanoseconds: Int
@@ -89,9 +84,7 @@ public final class EventBus: Sendable {
   /// (``now()`` uses `ContinuousClock` there).
   @inline(__always) static func continuousNanoseconds() -> Int {
     #if os(Linux)
-      var time = timespec()
-      _ = clock_gettime(CLOCK_BOOTTIME, &time)
-      return time.tv_sec &* 1_000_000_000 &+ time.tv_nsec
+      return LibC.continuousNanoseconds()
     #else
       return 0
     #endif

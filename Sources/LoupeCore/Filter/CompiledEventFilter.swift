@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An ``EventFilter`` prepared once for checking many events: each field's patterns without
 /// wildcards go into a set (one hash lookup however many there are), the others stay globs.
@@ -73,7 +72,7 @@ package struct GlobSet: Sendable {
 package final class GlobVerdicts: Sendable {
   /// Most texts remembered.
   package static let capacity = 4_096
-  private let known = Mutex<[String: Bool]>([:])
+  private let known = Lock<[String: Bool]>([:])
 
   func verdict(for text: String) -> Bool? { known.withLock { $0[text] } }
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A shell-style pattern: `*` matches any run of characters (including none, and across `/`
 /// and `.`), `?` matches exactly one character, `\` makes the next character literal.
 /// Everything else matches itself, case-sensitively.
@@ -73,7 +65,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
   public func matches(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     if let literal {
       var literal = literal
-      return literal.withUTF8 { $0.count == utf8.count && (utf8.isEmpty || memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0) }
+      return literal.withUTF8 { $0.count == utf8.count && (utf8.isEmpty || LibC.memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0) }
     }
     if isStar { return true }
     return matchesBytes(utf8)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The texts of the values redaction hid, so that texts the program derives from them (an
 /// effect's error, a warning, a mark's label) can be scrubbed before they leave.
@@ -40,9 +39,9 @@ public final class RedactedTexts: Sendable, Hashable {
     var bytes = 0
   }
 
-  private let ledger = Mutex(Ledger())
+  private let ledger = Lock(Ledger())
   /// How many texts are kept: read without the lock, so scrubbing costs one load when empty.
-  private let count = Atomic<Int>(0)
+  private let count = AtomicInt(0)
 
   public init() {}
 

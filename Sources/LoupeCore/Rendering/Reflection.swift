@@ -218,7 +218,7 @@ enum Reflection {
   /// Whether the bytes at `a` and `b` agree in `ranges`.
   static func sameBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ ranges: [Range<Int>]) -> Bool {
     guard let a, let b else { return true }
-    for range in ranges where memcmp(a + range.lowerBound, b + range.lowerBound, range.count) != 0 {
+    for range in ranges where LibC.memcmp(a + range.lowerBound, b + range.lowerBound, range.count) != 0 {
       return false
     }
     return true

@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// What rendering and diffing need to know about a type, worked out once per type.
 ///
@@ -249,7 +248,7 @@ final class TypeInfo: @unchecked Sendable {
     return open(equatable)
   }
 
-  private static let cache = Mutex(TypeTable())
+  private static let cache = Lock(TypeTable())
 
   static func of(_ type: any Any.Type) -> TypeInfo {
     let key = UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Type names as a reader writes them: nested and generic, without module prefixes.
 ///
@@ -6,7 +5,7 @@ import Synchronization
 /// `MyApp.Box<Swift.Int>.Action` → `Box<Int>.Action`,
 /// a type declared inside a function → its own name.
 package enum TypeName {
-  private static let cache = Mutex<[ObjectIdentifier: String]>([:])
+  private static let cache = Lock<[ObjectIdentifier: String]>([:])
 
   package static func of(_ type: Any.Type) -> String {
     let key = ObjectIdentifier(type)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Writes a trace file (CONTRACT §7): the header line, then one event per line, exactly as
 /// on the wire.
@@ -30,7 +29,7 @@ public final class TraceWriter: Sendable {
     var scratch = JSONWriter(capacity: 4096)
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   /// Creates (or truncates) the file at `path` and writes the header line.
   ///
@@ -44,7 +43,7 @@ public final class TraceWriter: Sendable {
     case .success(let opened): fd = opened
     case .failure(let failure): throw .cannotOpen(path: path, reason: failure.message)
     }
-    state = Mutex(State(fd: fd, length: 0))
+    state = Lock(State(fd: fd, length: 0))
     var line = JSONWriter(capacity: 160)
     header.encode(into: &line)
     line.rawByte(0x0A)

@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import LoupeRPC
 
 /// `loupe-examples probe --client SOCKET`: a client process for the "killed mid-stream" test.
@@ -10,7 +11,7 @@ enum ProbeClient {
   static func run(socketPath: String) -> Never {
     guard let fd = try? UnixSocket.connect(to: socketPath) else {
       FileHandle.standardError.write(Data("probe: cannot connect to \(socketPath)\n".utf8))
-      exit(1)
+      LibC.exitProcess(1)
     }
     var frames: [UInt8] = []
     for message in [
@@ -18,16 +19,15 @@ enum ProbeClient {
     ] {
       frames += FrameEncoder.frame(message.body)
     }
-    _ = frames.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    _ = frames.withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
     var decoder = FrameDecoder()
     var frameCount = 0
     var eventBytes = 0
     var buffer = [UInt8](repeating: 0, count: 16 << 10)
     while eventBytes < 64 << 10 {
-      var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      _ = poll(&pollFD, 1, -1)
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count == 0 { exit(1) }
+      LibC.waitUntilReadable(fd)
+      let count = buffer.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress, $0.count) }
+      if count == 0 { LibC.exitProcess(1) }
       if count < 0 { continue }
       decoder.append(buffer[0..<count])
       while case .frame(let body) = decoder.next() {
@@ -37,6 +37,6 @@ enum ProbeClient {
       }
     }
     FileHandle.standardOutput.write(Data("probe: streaming\n".utf8))
-    while true { pause() }
+    LibC.sleepForever()
   }
 }

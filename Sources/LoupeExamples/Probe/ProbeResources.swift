@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import Loupe
 
 /// The probe's commands about the process's own resources, for the tests and benchmarks of
@@ -19,18 +20,18 @@ extension Probe {
     switch command {
     case "open":
       let n = max(0, Int(argument) ?? 0)
-      let opened = (0..<n).map { _ in open("/dev/null", O_RDONLY | O_CLOEXEC) }.filter { $0 >= 0 }
-      for fd in opened { close(fd) }
+      let opened = (0..<n).map { _ in LibC.openNull() }.filter { $0 >= 0 }
+      for fd in opened { LibC.close(fd) }
       mark("probe:opened ok=\(opened.count) of=\(n)")
     case "exhaust":
       while true {
-        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let fd = LibC.openNull()
         guard fd >= 0 else { break }
         Self.held.append(fd)
       }
       mark("probe:exhausted")
     case "release":
-      for fd in Self.held { close(fd) }
+      for fd in Self.held { LibC.close(fd) }
       Self.held = []
       mark("probe:released")
     case "rss" where argument.isEmpty:  // not the answer `probe:rss kB=…`, which would loop

@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import LoupeCore
 import Loupe
 
 /// `loupe-examples probe`: a hidden scenario the protocol's end-to-end tests drive.
@@ -120,7 +120,7 @@ final class Probe {
     case "burst": burst(Int(argument) ?? 0)
     case "print":
       print(argument)
-      fflush(nil)  // all C streams: the text must leave the process before any kill
+      LibC.flushAllStreams()  // all C streams: the text must leave the process before any kill
     case "echo": EventBus.shared.emit(.mark(Mark(label: "echo " + argument)))
     case "exit": finish()
     default: runResourceCommand(command, argument)

@@ -1,6 +1,6 @@
 import Foundation
 import Loupe
-import Synchronization
+import LoupeCore
 
 /// `loupe-examples probe --secret TEXT`: a second store, `Vault#1`, that puts TEXT everywhere
 /// a secret can hide, for the redaction tests (`Tests/ReliabilityTests/RedactionLeakTests`).
@@ -116,7 +116,7 @@ enum ProbeVault {
 /// Resumes a continuation at the first `effect.finished` of a store.
 private final class EffectEndWatcher: EventSink, Sendable {
   let store: String
-  let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+  let continuation = Lock<CheckedContinuation<Void, Never>?>(nil)
 
   init(store: String) { self.store = store }
 

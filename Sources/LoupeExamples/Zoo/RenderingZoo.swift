@@ -1,4 +1,5 @@
 import Foundation
+import LoupeCore
 import Loupe
 
 /// `loupe-examples zoo`: a hidden scenario for the rendering tests. Each case renders and
@@ -19,7 +20,7 @@ public enum RenderingZoo {
     switch arguments.first {
     case "list"?:
       print(cases.map(\.name).joined(separator: "\n"))
-      fflush(nil)
+      LibC.flushAllStreams()
       exit(0)
     case "fuzz"?:
       let seed = arguments.count > 1 ? UInt64(arguments[1]) ?? 1 : 1
@@ -36,7 +37,7 @@ public enum RenderingZoo {
       exit(2)
     }
     print("ok")
-    fflush(nil)
+    LibC.flushAllStreams()
     exit(0)
   }
 
@@ -61,7 +62,7 @@ public enum RenderingZoo {
     print("text: \(ValueText.compact(a))")
     print("text: \(ValueText.compact(b))")
     for line in DiffText.lines(a, b) { print("diff: \(line)") }
-    fflush(nil)
+    LibC.flushAllStreams()
     let store = Store(initialState: ZooFeature<Value>.State(value: old), name: "Zoo#1") { ZooFeature<Value>() }
     store.send(.set(new))
     store.send(.set(old))

@@ -37,6 +37,9 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
     /// (`LOUPE_MAX_CLIENTS`) or is short of file descriptors. Sent once, with id `null`,
     /// before the connection is closed.
     public static let serverBusy = Code(rawValue: -32001)
+    /// A TCP client's first message was not `initialize` with the program's token
+    /// (CONTRACT §14); the connection is closed after this answer.
+    public static let unauthorized = Code(rawValue: -32003)
     /// The request was cancelled by `$/cancelRequest` before it completed.
     public static let requestCancelled = Code(rawValue: -32800)
 
@@ -53,6 +56,9 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
   public static let serverNotInitialized = ResponseError(
     code: .serverNotInitialized, message: "Server not initialized: send 'initialize' first")
   public static let requestCancelled = ResponseError(code: .requestCancelled, message: "Request cancelled")
+  public static let unauthorized = ResponseError(
+    code: .unauthorized,
+    message: "Unauthorized: over TCP the first message must be 'initialize' with params.token (the program's LOUPE_TOKEN, or the token it printed)")
 
   public var description: String { "\(message) (\(code.rawValue))" }
 

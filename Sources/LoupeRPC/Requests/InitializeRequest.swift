@@ -18,6 +18,9 @@ public struct InitializeRequest: RequestType, Hashable {
   public var clientInfo: ClientInfo?
   /// The protocol version the client speaks (`"1"`), if it says.
   public var protocolVersion: String?
+  /// The program's token, required over TCP (CONTRACT §14). The program removes it before
+  /// the request goes further, so handlers never see it.
+  public var token: String?
 
   public init(clientInfo: ClientInfo? = nil, protocolVersion: String? = loupeProtocolVersion) {
     self.clientInfo = clientInfo
@@ -41,6 +44,7 @@ public struct InitializeRequest: RequestType, Hashable {
       object.append("clientInfo", .object(info))
     }
     if let protocolVersion { object.append("protocolVersion", .string(protocolVersion)) }
+    if let token { object.append("token", .string(token)) }
     return .object(object)
   }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 
 /// Collects the answers to one batch and sends them together once every element is settled.
 ///
@@ -12,11 +12,11 @@ final class BatchReply: Sendable {
     var remaining: Int
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let complete: @Sendable ([Message]) -> Void
 
   init(count: Int, complete: @escaping @Sendable ([Message]) -> Void) {
-    state = Mutex(State(slots: Array(repeating: nil, count: count), remaining: count))
+    state = Lock(State(slots: Array(repeating: nil, count: count), remaining: count))
     self.complete = complete
   }
 

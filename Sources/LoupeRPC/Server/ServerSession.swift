@@ -1,5 +1,4 @@
 import LoupeCore
-import Synchronization
 
 /// The JSON-RPC 2.0 server side of one connection, without I/O.
 ///
@@ -66,7 +65,7 @@ public final class ServerSession: Sendable {
   private let exit: @Sendable () -> Void
   private let onChange: @Sendable () -> Void
   private let answerLimit: AnswerLimit
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// - Parameters:
   ///   - send: writes one complete body (the caller frames it).

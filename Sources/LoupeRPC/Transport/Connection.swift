@@ -22,7 +22,8 @@ public protocol OutgoingSource: AnyObject, Sendable {
 /// writing: ``send(_:)`` only appends to a queue. Responses are written before anything the
 /// ``OutgoingSource`` offers, so a flood of events cannot delay an answer.
 ///
-/// SIGPIPE is ignored process-wide; a peer that vanishes (EOF, `EPIPE`, `ECONNRESET`) ends the
+/// SIGPIPE never reaches the process (Loupe's threads block it for themselves on Linux; Darwin
+/// sets SO_NOSIGPIPE/F_SETNOSIGPIPE per descriptor, see Platform/Posix); a peer that vanishes (EOF, `EPIPE`, `ECONNRESET`) ends the
 /// connection cleanly, and so does bad framing (``FrameError``) — never the process.
 ///
 /// ```swift
@@ -116,7 +117,7 @@ public final class Connection: @unchecked Sendable {
   /// Wraps two descriptors (the same one twice for a socket). With `ownsDescriptors` they are
   /// closed when the connection ends.
   public init(input: Int32, output: Int32, ownsDescriptors: Bool = true, options: Options = Options()) throws {
-    Posix.ignoreSIGPIPE
+    Posix.suppressSIGPIPE(output)
     self.input = input
     self.output = output
     self.ownsDescriptors = ownsDescriptors
@@ -524,7 +525,7 @@ public final class Connection: @unchecked Sendable {
   /// Makes a wake pipe readable for good (call with the lock held, before it is closed).
   private func latch(_ fd: Int32) {
     var byte: UInt8 = 1
-    _ = Glibc.write(fd, &byte, 1)
+    _ = Posix.write(fd, &byte, 1)
   }
 
   deinit {

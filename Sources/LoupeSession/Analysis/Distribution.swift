@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 /// Durations (or any non-negative values) for count, total and percentiles, in bounded
@@ -40,11 +33,11 @@ package struct Distribution: Sendable {
   }
 
   private static func bucket(_ value: Double) -> Int {
-    value <= 0 ? Int.min : Int((log2(value) * bucketsPerDoubling).rounded(.down))
+    value <= 0 ? Int.min : Int((LibC.log2(value) * bucketsPerDoubling).rounded(.down))
   }
 
   private static func value(ofBucket bucket: Int) -> Double {
-    bucket == Int.min ? 0 : exp2((Double(bucket) + 0.5) / bucketsPerDoubling)
+    bucket == Int.min ? 0 : LibC.exp2((Double(bucket) + 0.5) / bucketsPerDoubling)
   }
 
   /// The value at percentile `p` (0–100), by the nearest-rank method; `nil` when empty.

@@ -1,6 +1,5 @@
 import Foundation
 import LoupeCore
-import Synchronization
 
 /// The catalog's pass over a trace: every line checked (so that the stream may trust them
 /// after), the stores alive at the end, the last event.
@@ -69,7 +68,7 @@ extension TraceCatalog {
     guard let file = try? TraceLineFile(path: path), let size = file.size, size >= max(minimumSplitBytes, 1),
       let middle = file.lineStart(atOrAfter: size / 2, before: size)
     else { return nil }
-    let parts = Mutex<[PartReading?]>([nil, nil])
+    let parts = Lock<[PartReading?]>([nil, nil])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       // Each half opens the file for itself (a reader belongs to one thread).
       guard let reader = try? TraceReader.opening(path), index == 0 || reader.seek(toOffset: middle, linesBefore: 0) else { return }

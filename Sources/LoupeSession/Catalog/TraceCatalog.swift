@@ -1,5 +1,4 @@
 import LoupeCore
-import Synchronization
 
 /// What `replay` learns from one pass over a trace: the stores alive at its end (for
 /// `loupe/stores`) and its last `seq` (marks added during a replay follow it).
@@ -25,7 +24,7 @@ package final class TraceCatalog: Sendable {
 
   package let path: String
   package let header: TraceHeader
-  private let contents = Mutex<Contents?>(nil)
+  private let contents = Lock<Contents?>(nil)
 
   package init(path: String) throws(CommandFailure) {
     self.path = path

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 /// Reads single lines of a trace file again by their offset (``TraceReader/Item/offset``), so
@@ -30,9 +23,9 @@ public final class TraceLineFile {
     var done = 0
     while done < length {
       let count = bytes.withUnsafeMutableBytes { buffer in
-        pread(fd, buffer.baseAddress! + done, length - done, off_t(offset + done))
+        LibC.read(fd, buffer.baseAddress! + done, length - done, at: offset + done)
       }
-      if count < 0, errno == EINTR { continue }
+      if count < 0, LibC.errno == LibC.interrupted { continue }
       if count <= 0 { break }
       done += count
     }
@@ -67,5 +60,5 @@ public final class TraceLineFile {
     }
   }
 
-  deinit { close(fd) }
+  deinit { LibC.close(fd) }
 }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 /// Finds places in a trace file without reading it through, for a reader that needs one
@@ -138,7 +131,7 @@ package struct TraceSeek {
           var at = 0
           while at + count <= text.count {
             let byte = text[at + count - 1]
-            if byte == last, memcmp(text.baseAddress! + at, wanted.baseAddress!, count - 1) == 0 { found.append(at) }
+            if byte == last, LibC.memcmp(text.baseAddress! + at, wanted.baseAddress!, count - 1) == 0 { found.append(at) }
             at += shift[Int(byte)]
           }
         }
@@ -169,7 +162,7 @@ package struct TraceSeek {
       if bytes.isEmpty { break }
       bytes.withUnsafeBytes { raw in
         var from = 0
-        while from < raw.count, let found = memchr(raw.baseAddress! + from, 0x0A, raw.count - from) {
+        while from < raw.count, let found = LibC.memchr(raw.baseAddress! + from, 0x0A, raw.count - from) {
           count += 1
           from = raw.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
         }

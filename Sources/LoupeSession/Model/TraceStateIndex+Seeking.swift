@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 extension TraceStateIndex {
@@ -35,8 +28,7 @@ extension TraceStateIndex {
 
   /// ``seeking(tracePath:store:through:)`` searching backwards `chunkSize` bytes at a time.
   static package func seeking(tracePath: String, store: String, through: Int?, chunkSize: Int) throws(TraceError) -> TraceStateIndex? {
-    var info = stat()
-    guard stat(tracePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard LibC.isRegularFile(tracePath) else { return nil }
     let root = StateRebuilder.rootStore(of: store)
     guard let storeBytes = plainJSONString(store), let rootBytes = plainJSONString(root) else { return nil }
     let reader = try TraceReader(path: tracePath)

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 /// The state of any store at any `seq` of a trace file, for readers that need states only
@@ -139,7 +132,7 @@ public final class TraceStateIndex {
     // Consecutive events are often of one store: compare its bytes before making a string.
     let same = bytes.withUnsafeBufferPointer { line in
       lastStoreBytes.count == range.count
-        && lastStoreBytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, line.baseAddress! + range.lowerBound, range.count) == 0 }
+        && lastStoreBytes.withUnsafeBufferPointer { LibC.memcmp($0.baseAddress!, line.baseAddress! + range.lowerBound, range.count) == 0 }
     }
     if !same {
       lastStoreBytes = Array(bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound])

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 /// A fast check of one event line that builds nothing: it validates the JSON syntax (strict
@@ -160,7 +153,7 @@ package struct EventLineScanner {
   private func member(at start: Int) -> Member {
     guard base[start] == Byte.quote else { return .other }
     let contents = (start + 1)..<(i - 1)
-    if !contents.isEmpty, memchr(base + contents.lowerBound, Int32(Byte.backslash), contents.count) != nil {
+    if !contents.isEmpty, LibC.memchr(base + contents.lowerBound, Int32(Byte.backslash), contents.count) != nil {
       return .other
     }
     return .plain(contents)
@@ -271,7 +264,7 @@ package struct EventLineScanner {
   @inline(__always)
   static package func bytes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, equal text: StaticString) -> Bool {
     guard range.count == text.utf8CodeUnitCount else { return false }
-    return range.isEmpty || memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
+    return range.isEmpty || LibC.memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
   }
 
   private mutating func number() -> Bool {
@@ -499,7 +492,7 @@ public enum NotificationEventLines {
       // the same).
       let span = UnsafeRawPointer(buffer.baseAddress! + ranges[0].lowerBound)
       let spanCount = ranges[ranges.count - 1].upperBound - ranges[0].lowerBound
-      if memchr(span, 0x0A, spanCount) != nil || memchr(span, 0x0D, spanCount) != nil { return nil }
+      if LibC.memchr(span, 0x0A, spanCount) != nil || LibC.memchr(span, 0x0D, spanCount) != nil { return nil }
       var text = [UInt8]()
       text.reserveCapacity(spanCount + 1)
       for range in ranges {

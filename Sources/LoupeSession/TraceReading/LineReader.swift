@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LoupeCore
 
 /// Splits the bytes of a file descriptor into lines, reading fixed-size chunks.
@@ -84,7 +77,7 @@ package struct LineReader {
   /// Continues at `offset` of the file (a regular file: a pipe cannot seek), dropping what is
   /// buffered. `false` when the descriptor cannot seek.
   mutating package func seek(to offset: Int) -> Bool {
-    guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { return false }
+    guard LibC.seek(fd, to: offset) else { return false }
     start = 0
     end = 0
     scanned = 0
@@ -134,7 +127,7 @@ package struct LineReader {
     } else if start > 0 {
       let from = start
       buffer.withUnsafeMutableBytes { raw in
-        _ = memmove(raw.baseAddress!, raw.baseAddress! + from, pending)
+        LibC.memmove(raw.baseAddress!, raw.baseAddress! + from, pending)
       }
     }
     bufferOffset += start
@@ -185,7 +178,7 @@ package struct LineReader {
   private func findNewline(from: Int, to: Int) -> Int? {
     guard from < to else { return nil }
     return buffer.withUnsafeBytes { raw in
-      guard let found = memchr(raw.baseAddress! + from, 0x0A, to - from) else { return nil }
+      guard let found = LibC.memchr(raw.baseAddress! + from, 0x0A, to - from) else { return nil }
       return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
     }
   }

@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 import LoupeSession
 
 /// A stream of diagnostic events to assert on: what a ``DiagnosticRecorder`` captured from
@@ -82,10 +82,10 @@ final class EventStorage: EventSink {
     var filter = EventFilter.all
   }
 
-  let state: Mutex<State>
+  let state: Lock<State>
 
   init(events: [Event]) {
-    state = Mutex(State(events: events))
+    state = Lock(State(events: events))
   }
 
   func receive(_ event: Event) {

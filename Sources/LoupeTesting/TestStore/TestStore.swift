@@ -1,7 +1,6 @@
 import Foundation
 import Loupe
 import LoupeCore
-import Synchronization
 
 /// A store for tests, in the shape of TCA's `TestStore`: send actions and say how the state
 /// changed, receive the actions effects send back, on a ``TestClock``, and fail on anything
@@ -207,7 +206,7 @@ public final class TestStore<State: Equatable, Action> {
 /// Dependency keys used without a test value and issues reported, as failure messages for the
 /// next assertion.
 final class PendingIssues: Sendable {
-  private let messages = Mutex<[String]>([])
+  private let messages = Lock<[String]>([])
   /// A key used without a test value (each key once).
   func add(_ key: String) {
     let message = TestStoreMessages.missingTestValue(key)

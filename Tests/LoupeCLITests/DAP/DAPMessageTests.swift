@@ -1,7 +1,7 @@
+@testable import LoupeCLI
 import LoupeCore
 import Synchronization
 import Testing
-@testable import LoupeCLI
 
 /// `loupe dap`'s wire: requests decoded with clear errors, answers and events in exact JSON,
 /// and the pure parts of breakpoint matching.
@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func writesNumberedResponsesAndEventsInExactJSON() throws {
-    let written = Mutex<[String]>([])
+    let written = Lock<[String]>([])
     let channel = DAPChannel { body in written.withLock { $0.append(String(decoding: body, as: UTF8.self)) } }
     let request = try decode(#"{"seq":7,"type":"request","command":"threads"}"#).get()
     channel.respond(to: request, body: ["threads": []])

@@ -12,18 +12,18 @@ final class MCPTestClient: Sendable {
     var waiters: [RequestID?: CheckedContinuation<JSON, Never>] = [:]
     var nextID = 100
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
   let server: MCPServer
   /// What the server logged (its standard error).
   let log = LogLines()
 
   final class LogLines: Sendable {
-    let lines = Mutex<[String]>([])
+    let lines = Lock<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
   }
 
   final class Forward: Sendable {
-    let target = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
+    let target = Lock<(@Sendable ([UInt8]) -> Void)?>(nil)
   }
 
   init() {

@@ -1,13 +1,13 @@
 import Loupe
-import Synchronization
+import LoupeCore
 
 /// Collects the events of a private bus, and prints them as compact lines for golden tests:
 ///
 ///     3 action.received Counter#1 Counter.Action.increment send
 ///     4 state.changed Counter#1 cause=3 [count: 0 → 1] "Counter#1: _count changed."
 final class EventRecorder: EventSink {
-  private let storage = Mutex<[Event]>([])
-  private let consumed = Mutex(0)
+  private let storage = Lock<[Event]>([])
+  private let consumed = Lock(0)
 
   func receive(_ event: Event) { storage.withLock { $0.append(event) } }
 
@@ -82,7 +82,7 @@ func makeSession(snapshots: SnapshotPolicy = .off) -> (EventBus, EventRecorder) 
 
 /// A flag set from an `@Sendable` closure (observation's `onChange`).
 final class Flag: Sendable {
-  private let storage = Mutex(false)
+  private let storage = Lock(false)
   var value: Bool { storage.withLock { $0 } }
   func set() { storage.withLock { $0 = true } }
 }

@@ -1,5 +1,5 @@
+import LoupeCore
 import LoupeTesting
-import Synchronization
 import Testing
 
 /// A failure that an assertion reported: its message and line.
@@ -19,7 +19,7 @@ struct CapturedFailure: Equatable, CustomStringConvertible {
 func capturingIssues(
   sourceLocation: SourceLocation = #_sourceLocation, _ body: @MainActor () async -> Void
 ) async -> [CapturedFailure] {
-  let captured = Mutex<[(CapturedFailure, String?)]>([])
+  let captured = Lock<[(CapturedFailure, String?)]>([])
   await withKnownIssue(sourceLocation: sourceLocation) {
     await body()
   } matching: { issue in
@@ -31,7 +31,7 @@ func capturingIssues(
 
 /// Synchronous form of ``capturingIssues(sourceLocation:_:)``.
 func capturingIssues(sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) -> [CapturedFailure] {
-  let captured = Mutex<[(CapturedFailure, String?)]>([])
+  let captured = Lock<[(CapturedFailure, String?)]>([])
   withKnownIssue(sourceLocation: sourceLocation) {
     body()
   } matching: { issue in

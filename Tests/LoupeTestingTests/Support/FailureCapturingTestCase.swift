@@ -1,11 +1,11 @@
-import Synchronization
+import LoupeCore
 import XCTest
 
 /// An `XCTestCase` that can catch the failures an assertion reports, to pin their text:
 /// `XCTExpectFailure` does not exist in swift-corelibs-xctest, so this overrides
 /// `recordFailure`, which every XCTest failure (`XCTFail` included) goes through.
 class FailureCapturingTestCase: XCTestCase {
-  private let capture = Mutex<[(failure: CapturedFailure, file: String)]?>(nil)
+  private let capture = Lock<[(failure: CapturedFailure, file: String)]?>(nil)
 
   override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
     let captured = capture.withLock { captured -> Bool in

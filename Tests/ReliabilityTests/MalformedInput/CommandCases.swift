@@ -33,8 +33,8 @@ private func usage(_ message: String, _ usage: String, _ command: String) -> Str
 }
 
 private let showUsage = "FILE [FILTER] [--format text|json|changes]"
-private let recordUsage = "FILE [FILTER] [--socket PATH | -- COMMAND [ARG...]]"
-private let attachUsage = "[FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | -- COMMAND [ARG...]]"
+private let recordUsage = "FILE [FILTER] [--socket PATH | --tcp HOST:PORT [--token T] | -- COMMAND [ARG...]]"
+private let attachUsage = "[FILTER] [--record FILE] [--format text|json|changes] [--stdio] [--socket PATH | --tcp HOST:PORT [--token T] | -- COMMAND [ARG...]]"
 
 extension MalformedInput {
   /// Damaged and foreign trace files, read by `loupe show`: refused with status 3 and a
@@ -141,17 +141,21 @@ extension MalformedInput {
   /// one `loupe: …` line on its stderr, and it runs to the end with status 0.
   static let environments: [CommandCase] = [
     CommandCase(id: "env.loupe-unknown-mode", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
-      environment: ["LOUPE": "tcp:127.0.0.1:9000"], status: 0,
-      stderr: "loupe: ignoring LOUPE=tcp:127.0.0.1:9000 (expected off, stdio or unix:PATH)\n"),
-    CommandCase(id: "env.loupe-unix-without-path", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
-      environment: ["LOUPE": "unix:"], status: 0, stderr: "loupe: ignoring LOUPE=unix: (expected off, stdio or unix:PATH)\n"),
+      environment: ["LOUPE": "udp:127.0.0.1:9000"], status: 0,
+      stderr: "loupe: ignoring LOUPE=udp:127.0.0.1:9000 (expected off, stdio, unix:PATH or tcp:HOST:PORT)\n"),
+    CommandCase(id: "env.loupe-tcp-without-address", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
+      environment: ["LOUPE": "tcp:"], status: 0, stderr: "loupe: ignoring LOUPE=tcp: (expected off, stdio, unix:PATH or tcp:HOST:PORT)\n"),
+    CommandCase(id: "env.loupe-tcp-not-loopback", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
+      environment: ["LOUPE": "tcp:0.0.0.0:9000"], status: 0,
+      stderr: "loupe: LOUPE: refusing to listen on '0.0.0.0': only loopback hosts (127.0.0.1, ::1, localhost) are allowed; "
+        + "reach a device or another machine through a tunnel (iproxy, ssh -L) (not listening; the program runs on)\n"),
     CommandCase(id: "env.socket-in-missing-directory", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
       environment: ["LOUPE": "unix:{dir}/no/s.sock"], status: 0,
       stderr: "loupe: LOUPE: Cannot listen on '{dir}/no/s.sock': stat '{dir}/no': No such file or directory\n"),
     CommandCase(id: "env.socket-path-too-long", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
       environment: ["LOUPE": "unix:{dir}/" + String(repeating: "s", count: 120)], status: 0,
       stderr: "loupe: LOUPE: Cannot listen on '{dir}/" + String(repeating: "s", count: 120)
-        + "': Socket path '{dir}/" + String(repeating: "s", count: 120) + "' must be 1 to 107 bytes long\n"),
+        + "': Socket path '{dir}/" + String(repeating: "s", count: 120) + "' is too long: a Unix socket path may have at most 107 bytes here (103 on Darwin, 107 on Linux); use a shorter one, such as /tmp/NAME.loupe\n"),
     CommandCase(id: "env.record-into-missing-directory", executable: "loupe-examples", arguments: ["probe", "--burst", "3"],
       environment: ["LOUPE_RECORD": "{dir}/no/t.loupe"], status: 0,
       stderr: "loupe: LOUPE_RECORD: Cannot record to '{dir}/no/t.loupe': Cannot open '{dir}/no/t.loupe': No such file or directory.\n"),

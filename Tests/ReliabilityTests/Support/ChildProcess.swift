@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
-@testable import LoupeRPC
 @testable import LoupeClient
+import LoupeCore
+@testable import LoupeRPC
+import Synchronization
 
 /// A built executable (`loupe`, `loupe-examples`) run as a real child process, with its output
 /// captured as it comes so a test can wait for a line, feed it input, signal it and collect
@@ -34,25 +35,13 @@ final class ChildProcess: Sendable {
     let input = try Self.pipe()
     let output = try Self.pipe()
     let errors = try Self.pipe()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-    posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-    posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-    SpawnPlatform.closeOtherDescriptors(&actions)
-    let argv = ([self.executable] + arguments).map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, self.executable, &actions, nil, argv, envp)
-    for fd in [input.read, output.write, errors.write] { close(fd) }
-    guard result == 0 else {
-      for fd in [input.write, output.read, errors.read] { close(fd) }
-      throw TestFailure("cannot start \(self.executable): \(String(cString: strerror(result)))")
+    let spawned = ProgramSpawn.spawn(
+      self.executable, arguments: [self.executable] + arguments, environment: env.map { "\($0.key)=\($0.value)" },
+      stdin: input.read, stdout: output.write, stderr: errors.write, directory: nil)
+    for fd in [input.read, output.write, errors.write] { LibC.close(fd) }
+    guard case .success(let pid) = spawned else {
+      for fd in [input.write, output.read, errors.read] { LibC.close(fd) }
+      throw TestFailure("cannot start \(self.executable): \(spawned)")
     }
     self.pid = pid
     let stdinHandle = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
@@ -63,18 +52,18 @@ final class ChildProcess: Sendable {
     let exit = self.exit
     let child = pid
     let reaper = Thread {
-      var status: Int32 = 0
-      while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+      let status = ProgramSpawn.waitForExit(child) ?? 0x7F00
       exit.set(status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F))
     }
     reaper.start()
   }
 
   private static func pipe() throws -> (read: Int32, write: Int32) {
-    var fds: [Int32] = [-1, -1]
-    guard Glibc.pipe(&fds) == 0 else { throw TestFailure("pipe failed") }
-    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    return (fds[0], fds[1])
+    do {
+      return try Posix.makePipe()
+    } catch {
+      throw TestFailure("pipe failed: \(error)")
+    }
   }
 
   /// Runs to the end (bounded by `timeout`) and returns status and output.
@@ -153,7 +142,7 @@ final class ChildProcess: Sendable {
 
 /// Everything a pipe delivers, collected by its own thread.
 final class OutputCapture: Sendable {
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let condition = NSCondition()
   private let unread: FileHandle?
 
@@ -218,7 +207,7 @@ final class OutputCapture: Sendable {
 /// A value set once, awaited with a deadline.
 final class ExitLatch: Sendable {
   private let condition = NSCondition()
-  private let stored = Mutex<ChildProcess.Termination?>(nil)
+  private let stored = Lock<ChildProcess.Termination?>(nil)
 
   var value: ChildProcess.Termination? { stored.withLock { $0 } }
 

@@ -20,7 +20,7 @@ final class RawConnection {
   func close() {
     guard !closed else { return }
     closed = true
-    Glibc.close(fd)
+    LibC.close(fd)
   }
 
   /// Writes all of `bytes`; `false` when the peer is gone (the server may close first).
@@ -30,7 +30,7 @@ final class RawConnection {
     while offset < bytes.count {
       var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       guard poll(&poller, 1, 10_000) > 0 else { return false }
-      let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      let n = bytes[offset...].withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EAGAIN || errno == EINTR { continue }
         return false
@@ -66,7 +66,7 @@ final class RawConnection {
       let ready = poll(&poller, 1, Int32(max(1, remaining.seconds * 1000)))
       if ready == 0 { return .timedOut }
       if ready < 0 { continue }
-      let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      let n = buffer.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress, $0.count) }
       if n == 0 { return .closed }
       if n < 0 {
         if errno == EAGAIN || errno == EINTR { continue }

@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 
 /// A clock that moves only when told to: timers, sleeps and debounces in tests run without
 /// real waiting, deterministically.
@@ -50,7 +50,7 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   public init() {}
 

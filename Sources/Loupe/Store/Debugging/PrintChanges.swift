@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-  private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-  import Darwin
-  private let systemWrite = Darwin.write
-#endif
 import LoupeCore
 
 extension Reducer {
@@ -51,8 +44,8 @@ public struct ChangePrinter: Sendable {
     bytes.withUnsafeMutableBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = systemWrite(2, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
+        let written = LibC.write(LibC.standardError, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0, LibC.errno == LibC.interrupted { continue }
         if written <= 0 { return }  // standard error is gone: nothing to print to
         offset += written
       }

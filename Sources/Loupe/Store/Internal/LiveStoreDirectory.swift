@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 
 /// The store bookkeeping of one session (``EventBus``): the live stores that `loupe/stores`
 /// lists and `loupe/state` reads, the session's store numbers (`PageFeature#3`) and
@@ -20,7 +20,7 @@ final class LiveStoreDirectory: StoreDirectory {
     var identities = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private weak let bus: EventBus?
   /// The registry of every store of this session created with `cancellation: .processWide`
   /// (on ``EventBus/shared``, the whole program).

@@ -1,4 +1,4 @@
-import Synchronization
+import LoupeCore
 
 /// What scope operators need to know while a store runs its reducer: which store node they are
 /// in, which action started the processing, and where to report routed actions.
@@ -15,7 +15,7 @@ final class ReductionContext {
     return context
   }
 
-  nonisolated let isOpen = Atomic<Bool>(true)
+  nonisolated let isOpen = AtomicBool(true)
   unowned let runtime: RuntimeBase
   /// The store the action was sent to (by the program or an effect).
   let entry: StoreNode

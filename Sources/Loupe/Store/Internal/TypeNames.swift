@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How types, key paths and cancel ids are named in events.
 enum TypeNames {
@@ -102,9 +101,9 @@ enum KeyPathNames {
 /// The numbers of computed key paths, per root type, in the order they were first named.
 enum ComputedKeyPaths {
   /// By root type: the descriptions met (the getters' addresses tell them apart in a run).
-  private static let numbers = Mutex<[ObjectIdentifier: [String]]>([:])
+  private static let numbers = Lock<[ObjectIdentifier: [String]]>([:])
   /// Names given to key paths by description (``KeyPathNames/name(_:_:)``).
-  static let names = Mutex<[String: String]>([:])
+  static let names = Lock<[String: String]>([:])
 
   static func number(of description: String, root: Any.Type) -> Int {
     let root = ObjectIdentifier(root)

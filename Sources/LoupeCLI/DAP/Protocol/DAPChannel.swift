@@ -1,6 +1,5 @@
 import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// What `loupe dap` writes: responses and events, each numbered with the adapter's own `seq`
 /// (1, 2, 3, … in the order they are written), over a ``Connection``.
@@ -8,7 +7,7 @@ import Synchronization
 /// Numbering and queueing happen under one lock, so `seq` order is the order on the wire.
 final class DAPChannel: Sendable {
   private let send: @Sendable ([UInt8]) -> Void
-  private let nextSeq = Mutex(1)
+  private let nextSeq = Lock(1)
 
   /// - Parameter send: queues one frame body (``Connection/send(body:)``); never blocks.
   init(send: @escaping @Sendable ([UInt8]) -> Void) {

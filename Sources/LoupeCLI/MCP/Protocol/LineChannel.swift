@@ -1,12 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Foundation
-import Synchronization
+import LoupeCore
 
 /// MCP's stdio transport: newline-delimited JSON-RPC messages, one UTF-8 message per line.
 ///
@@ -26,7 +19,7 @@ final class LineChannel: Sendable {
   private struct State {
     var outputBroken = false
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(input: Int32, output: Int32) {
     self.input = input
@@ -44,8 +37,8 @@ final class LineChannel: Sendable {
       var splitter = LineSplitter(maximumLength: Self.maximumLineLength)
       var buffer = [UInt8](repeating: 0, count: 64 << 10)
       while true {
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
+        let count = buffer.withUnsafeMutableBytes { LibC.read(input, $0.baseAddress, $0.count) }
+        if count < 0, LibC.errno == LibC.interrupted { continue }
         if count <= 0 { break }
         splitter.feed(buffer[0..<count]) { item in
           switch item {
@@ -75,9 +68,9 @@ final class LineChannel: Sendable {
       line.append(0x0A)
       var offset = 0
       while offset < line.count {
-        let written = line.withUnsafeBytes { write(output, $0.baseAddress! + offset, $0.count - offset) }
+        let written = line.withUnsafeBytes { LibC.write(output, $0.baseAddress! + offset, $0.count - offset) }
         if written < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
+          if LibC.isRetryable(LibC.errno) { continue }
           state.withLock { $0.outputBroken = true }  // the client is gone (EPIPE)
           return
         }

@@ -1,6 +1,5 @@
 import LoupeCore
 import LoupeRPC
-import Synchronization
 
 /// The MCP server behind `loupe mcp`: reads JSON-RPC messages, follows MCP's lifecycle and
 /// dispatches requests to their method family (``LifecycleMethods``, ``ToolMethods``).
@@ -23,7 +22,7 @@ final class MCPServer: Sendable {
     var ended = false
   }
 
-  let state = Mutex(State())
+  let state = Lock(State())
   let tools: ToolBox
   private let sendLine: @Sendable ([UInt8]) -> Void
   let log: @Sendable (String) -> Void

@@ -16,7 +16,7 @@ enum LiveConnector {
   }
 
   static func connect(_ request: Request, id: String, log: @escaping @Sendable (String) -> Void) async throws(ToolFailure) -> MCPSession {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-mcp-\(getpid())-\(id)").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-mcp-\(LibC.processID)-\(id)").path
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {

@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Foundation
+import LoupeClient
 import LoupeCore
 import LoupeRPC
-import Synchronization
 import LoupeSession
-import LoupeClient
 
 /// One session `loupe_open` opened: a trace file, or a live program (launched, or attached
 /// over its socket) whose events are recorded, as they come, to a trace file of the session's
@@ -56,7 +48,7 @@ final class MCPSession: Sendable {
     var closed = false
     var ending: String?
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(
     id: String, source: Source, tracePath: String, model: SharedModel, client: LoupeClient? = nil, recording: TraceRecording? = nil,

@@ -1,3 +1,5 @@
+import LoupeCore
+
 /// A trace line already checked to be one valid JSON object (by the reader's scanner), read
 /// in place: values are found by where their bytes are, nothing is built.
 ///
@@ -255,13 +257,13 @@ struct JSONLine {
     guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else {
       return bytes.count == literal.utf8CodeUnitCount
     }
-    return memcmp(base, literal.utf8Start, bytes.count) == 0
+    return LibC.memcmp(base, literal.utf8Start, bytes.count) == 0
   }
 
   static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard let x = a.baseAddress, let y = b.baseAddress else { return true }
-    return memcmp(x, y, a.count) == 0
+    return LibC.memcmp(x, y, a.count) == 0
   }
 
   static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -371,11 +373,3 @@ struct JSONLine {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -91,11 +91,13 @@ extension UInt: ScalarRenderable {
 extension UInt64: ScalarRenderable {
   var scalarJSON: JSON { loupeJSON }
 }
-@available(macOS 15.0, *)
+// Int128/UInt128 exist from macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2 (the standard
+// library's availability); earlier systems have no such values to render.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension Int128: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON { loupeJSON }
 }
-@available(macOS 15.0, *)
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension UInt128: BuiltinRenderable {
   func render(in renderer: inout Renderer) -> JSON { loupeJSON }
 }

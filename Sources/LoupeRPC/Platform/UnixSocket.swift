@@ -1,11 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+  // sys/socket.h: SOCK_STREAM is an int; Darwin has no SOCK_CLOEXEC (FD_CLOEXEC is set after).
+  private let streamType = SOCK_STREAM
+#elseif canImport(Glibc)
   import Glibc
   private let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-#elseif canImport(Darwin)
-  import Darwin
-  private let streamType = SOCK_STREAM
+#elseif canImport(Musl)
+  import Musl
+  private let streamType = SOCK_STREAM | SOCK_CLOEXEC
 #endif
 
 /// Why a Unix socket could not be set up.
@@ -25,10 +29,9 @@ public enum UnixSocket {
   /// Connects to the socket at `path` and returns the connected descriptor (close-on-exec,
   /// non-blocking, ready for ``Connection``).
   public static func connect(to path: String) throws(SocketError) -> Int32 {
-    Posix.ignoreSIGPIPE
     let fd = socket(AF_UNIX, streamType, 0)
     guard fd >= 0 else { throw .system("socket", path, errno) }
-    let result = try withAddress(path) { address, length in Glibc.connect(fd, address, length) }
+    let result = try withAddress(path) { address, length in Posix.connectSocket(fd, address, length) }
     guard result == 0 else {
       let code = errno
       Posix.closeDescriptor(fd)
@@ -36,6 +39,7 @@ public enum UnixSocket {
     }
     Posix.setCloseOnExec(fd)
     Posix.setNonBlocking(fd)
+    Posix.suppressSIGPIPE(fd)
     return fd
   }
 
@@ -45,9 +49,14 @@ public enum UnixSocket {
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard !bytes.isEmpty, bytes.count < capacity else {
-      throw SocketError("Socket path '\(path)' must be 1 to \(capacity - 1) bytes long")
-    }
+    guard !bytes.isEmpty else { throw SocketError("The socket path is empty") }
+    // sun_path holds 104 bytes on Darwin (sys/un.h), 108 on Linux, the final NUL included. An
+    // iOS Simulator app's container path alone is longer: use a short path such as
+    // /tmp/NAME.loupe (or LOUPE=unix, which picks /tmp/loupe-PID.sock).
+    guard bytes.count < capacity else {
+      throw SocketError(
+        "Socket path '\(path)' is too long: a Unix socket path may have at most \(capacity - 1) bytes here "
+          + "(103 on Darwin, 107 on Linux); use a shorter one, such as /tmp/NAME.loupe")    }
     guard !bytes.contains(0) else { throw SocketError("Socket path contains a NUL byte") }
     withUnsafeMutableBytes(of: &address.sun_path) { buffer in
       buffer.copyBytes(from: bytes)

@@ -1,11 +1,11 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// How far below the program the calling thread runs: the inspector's own threads (a
@@ -54,6 +54,7 @@ public enum ServiceThread {
   /// `niceness` levels below the process's main thread.
   public static func start(name: String, niceness: Int = 0, _ body: @escaping @Sendable () -> Void) {
     let thread = Thread {
+      Posix.blockSIGPIPEOnThisThread()
       nameCurrentThread(name)
       ThreadPriority.lowerCurrentThread(by: niceness)
       body()

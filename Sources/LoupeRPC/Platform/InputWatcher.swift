@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import LoupeCore
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// One thread that waits for the first input of many connections at once, so that a
@@ -61,7 +61,7 @@ final class InputWatcher: @unchecked Sendable {
     }
   }
 
-  private static let sharedWatcher = Mutex<InputWatcher?>(nil)
+  private static let sharedWatcher = Lock<InputWatcher?>(nil)
 
   /// A watcher of its own (tests); `nil` only when the process is out of descriptors.
   init?(niceness: Int) {

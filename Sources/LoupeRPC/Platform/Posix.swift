@@ -1,13 +1,14 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// Thin, retrying wrappers over the POSIX calls the transport needs. Platform code lives here
-/// and in the other `Transport/` files; framing and messages know nothing of it.
+/// and in the other `Platform/` files (`.ci/checks/11-platform-layer.sh`); framing, messages and
+/// connections know nothing of it.
 package enum Posix {
   /// A failed system call: its name and `errno`.
   package struct Failure: Error, CustomStringConvertible {
@@ -16,11 +17,47 @@ package enum Posix {
     package var description: String { "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))" }
   }
 
-  /// Ignores SIGPIPE for the whole process (once), so writing to a vanished peer is an
-  /// `EPIPE` error instead of death.
-  static let ignoreSIGPIPE: Void = {
-    _ = signal(SIGPIPE, SIG_IGN)
-  }()
+  /// Makes a write to `fd` whose reader is gone an `EPIPE` error instead of a SIGPIPE, without
+  /// touching the process's signal dispositions (a library must not: the program may rely on
+  /// SIGPIPE's default, or have a handler of its own).
+  ///
+  /// - Darwin: `SO_NOSIGPIPE` on a socket (sys/socket.h), `F_SETNOSIGPIPE` on a pipe
+  ///   (sys/fcntl.h, macOS 10.8+): per descriptor.
+  /// - Linux: a descriptor option does not exist for pipes, and `MSG_NOSIGNAL` only applies to
+  ///   `send(2)`. Every write Loupe makes to a peer happens on a thread of its own
+  ///   (``ServiceThread``: a connection's writer, the accept loop), and those threads block
+  ///   SIGPIPE in their own signal mask (``blockSIGPIPEOnThisThread()``), so the signal raised
+  ///   by a write to a broken pipe or socket stays pending on that thread and the write
+  ///   returns `EPIPE`. The refusal frames written on the accept thread use `send` with
+  ///   `MSG_NOSIGNAL` as well.
+  package static func suppressSIGPIPE(_ fd: Int32) {
+    #if canImport(Darwin)
+      var on: Int32 = 1
+      if setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+        _ = fcntl(fd, F_SETNOSIGPIPE, 1)  // not a socket: a pipe or a file
+      }
+    #endif
+  }
+
+  /// Blocks SIGPIPE in the calling thread's signal mask (`pthread_sigmask(2)`): that thread's
+  /// writes to a vanished peer fail with `EPIPE`. The process's dispositions and every other
+  /// thread's mask are left alone. Called at the start of each ``ServiceThread``.
+  package static func blockSIGPIPEOnThisThread() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGPIPE)
+    _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+  }
+
+  /// Sends `bytes` on a socket without waiting and without SIGPIPE (`MSG_NOSIGNAL` on Linux;
+  /// Darwin has no such flag, its sockets carry `SO_NOSIGPIPE`). Bytes sent, or -1.
+  package static func sendNow(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    #if canImport(Darwin)
+      return send(fd, bytes.baseAddress, bytes.count, 0)
+    #else
+      return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    #endif
+  }
 
   /// A pipe whose both ends are close-on-exec: `(read, write)`.
   package static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
@@ -37,11 +74,49 @@ package enum Posix {
     return (fds[0], fds[1])
   }
 
-  /// `pipe2(2)` (Linux; the Glibc module does not export it), looked up once.
+  /// `pipe2(2)` (Linux; the Glibc module does not export it), looked up once. Darwin has no
+  /// `pipe2` (unistd.h declares `pipe` only): `pipe` then `FD_CLOEXEC` on both ends.
   private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
-    guard let symbol = dlsym(nil, "pipe2") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    #if canImport(Darwin)
+      return nil
+    #else
+      guard let symbol = lookUpSymbol("pipe2") else { return nil }
+      return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    #endif
   }()
+
+  /// `dlsym` over every loaded image. Darwin's "search everywhere" handle is `RTLD_DEFAULT`,
+  /// `((void *) -2)` in dlfcn.h (NULL is no handle there); Glibc's `RTLD_DEFAULT` is
+  /// `((void *) 0)`. Neither macro is imported into Swift.
+  package static func lookUpSymbol(_ name: String) -> UnsafeMutableRawPointer? {
+    #if canImport(Darwin)
+      dlsym(UnsafeMutableRawPointer(bitPattern: -2), name)
+    #else
+      dlsym(nil, name)
+    #endif
+  }
+
+  /// `write(2)` as is: bytes written or -1 (wake pipes, a refusal frame: no retry wanted).
+  package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+      Darwin.write(fd, bytes, count)
+    #elseif canImport(Glibc)
+      Glibc.write(fd, bytes, count)
+    #else
+      Musl.write(fd, bytes, count)
+    #endif
+  }
+
+  /// `connect(2)`.
+  static func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    #if canImport(Darwin)
+      Darwin.connect(fd, address, length)
+    #elseif canImport(Glibc)
+      Glibc.connect(fd, address, length)
+    #else
+      Musl.connect(fd, address, length)
+    #endif
+  }
 
   static func setCloseOnExec(_ fd: Int32) {
     let flags = fcntl(fd, F_GETFD)

@@ -1,9 +1,9 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// The few POSIX calls trace files need, with `EINTR` retried and `errno` turned into text.
@@ -50,6 +50,22 @@ package enum TraceFileIO {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(info.st_size)
+  }
+
+  /// `fstat(2)` of a regular file: device, inode, size and modification time; `nil` for
+  /// anything else. Darwin's `struct stat` names the time `st_mtimespec` (sys/stat.h),
+  /// Linux's `st_mtim`.
+  package static func regularFileStatus(_ fd: Int32) -> (
+    device: UInt64, inode: UInt64, size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int
+  )? {
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    #if canImport(Darwin)
+      let modified = info.st_mtimespec
+    #else
+      let modified = info.st_mtim
+    #endif
+    return (UInt64(info.st_dev), UInt64(info.st_ino), Int(info.st_size), Int(modified.tv_sec), Int(modified.tv_nsec))
   }
 
   /// Reads up to `count` bytes into `buffer`; 0 at end of file.

@@ -1,11 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+  // sys/socket.h: SOCK_STREAM is an int; Darwin has no SOCK_CLOEXEC (FD_CLOEXEC is set after).
+  private let streamType = SOCK_STREAM
+#elseif canImport(Glibc)
   import Glibc
   private let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-#elseif canImport(Darwin)
-  import Darwin
-  private let streamType = SOCK_STREAM
+#elseif canImport(Musl)
+  import Musl
+  private let streamType = SOCK_STREAM | SOCK_CLOEXEC
 #endif
 
 /// A listening Unix-domain socket that hands each accepted client to a callback.
@@ -37,35 +41,17 @@ public final class UnixSocketListener: @unchecked Sendable {
 
   /// Creates, binds and listens on a socket at `path`.
   public init(path: String, backlog: Int32 = 16) throws(SocketError) {
-    Posix.ignoreSIGPIPE
     self.path = path
     try UnixSocket.withAddress(path) { _, _ in () }  // a path that cannot be an address is refused first
     try UnixSocket.checkParentDirectory(of: path)
     try UnixSocket.clearStaleSocket(at: path)
     let fd = socket(AF_UNIX, streamType, 0)
     guard fd >= 0 else { throw .system("socket", path, errno) }
-    // bind() creates the file with the socket's mode, minus the umask: 0600 from the start,
-    // so it is never, even briefly, accessible to others. bind() also refuses an existing
-    // path, symlinks included, so nothing planted after the check above is followed.
-    #if os(Linux)
-      // The mode is set on the socket itself: the process-wide umask, which the program's
-      // other threads rely on, is never touched.
-      guard fchmod(fd, 0o600) == 0 else {
-        let code = errno
-        Posix.closeDescriptor(fd)
-        throw .system("fchmod", path, code)
-      }
-      let bound = try? UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
-      let bindError = errno
-    #else
-      let previousMask = umask(0o177)
-      let bound = try? UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
-      let bindError = errno
-      umask(previousMask)
-    #endif
-    guard bound == 0 else {
+    do {
+      try Self.bindPrivately(fd, at: path)
+    } catch {
       Posix.closeDescriptor(fd)
-      throw .system("bind", path, bindError)
+      throw error
     }
     var info = stat()
     guard lstat(path, &info) == 0, chmod(path, 0o600) == 0, listen(fd, backlog) == 0 else {
@@ -84,6 +70,37 @@ public final class UnixSocketListener: @unchecked Sendable {
       unlink(path)
       throw SocketError(error.description)
     }
+  }
+
+  /// Binds `fd` at `path` so that the socket file is never, even briefly, accessible to others,
+  /// without touching the process-wide umask (which the program's other threads rely on).
+  /// bind() refuses an existing path, symlinks included, so nothing planted after the checks
+  /// is followed.
+  private static func bindPrivately(_ fd: Int32, at path: String) throws(SocketError) {
+    #if os(Linux)
+      // Linux: bind() creates the file with the socket inode's mode, set here with fchmod.
+      guard fchmod(fd, 0o600) == 0 else { throw .system("fchmod", path, errno) }
+      let bound = try UnixSocket.withAddress(path) { address, length in bind(fd, address, length) }
+      guard bound == 0 else { throw .system("bind", path, errno) }
+    #else
+      // Darwin: fchmod(2) on a socket fails (EINVAL), and bind(2) creates the file with 0777
+      // minus the umask. So bind inside a fresh 0700 directory (mkdtemp(3)) beside `path`,
+      // chmod the socket 0600 there, then move it into place with renamex_np(RENAME_EXCL)
+      // (stdio.h, macOS 10.12+ / iOS 10+), which refuses to replace anything planted meanwhile.
+      let parent = (path as NSString).deletingLastPathComponent
+      var template = Array(((parent.isEmpty ? "." : parent) + "/.loupe-XXXXXX").utf8CString)
+      guard let made = mkdtemp(&template) else { throw .system("mkdtemp", path, errno) }
+      let directory = String(cString: made)
+      let temporary = directory + "/s"
+      defer {
+        unlink(temporary)
+        rmdir(directory)
+      }
+      let bound = try UnixSocket.withAddress(temporary) { address, length in bind(fd, address, length) }
+      guard bound == 0 else { throw .system("bind", path, errno) }
+      guard chmod(temporary, 0o600) == 0 else { throw .system("chmod", path, errno) }
+      guard renamex_np(temporary, path, UInt32(RENAME_EXCL)) == 0 else { throw .system("rename", path, errno) }
+    #endif
   }
 
   /// Accepts clients on a background thread until ``close()``; each accepted descriptor is
@@ -116,6 +133,7 @@ public final class UnixSocketListener: @unchecked Sendable {
           backoff = 0
           Posix.setCloseOnExec(client)
           Posix.setNonBlocking(client)
+          Posix.suppressSIGPIPE(client)
           onAccept(client)
           if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
           continue
@@ -130,7 +148,8 @@ public final class UnixSocketListener: @unchecked Sendable {
           let refused = accept(fd, nil, nil)
           if refused >= 0 {
             Posix.setNonBlocking(refused)
-            _ = refusal.withUnsafeBytes { write(refused, $0.baseAddress, $0.count) }
+            Posix.suppressSIGPIPE(refused)
+            _ = refusal.withUnsafeBytes { Posix.sendNow(refused, $0) }
             Posix.closeDescriptor(refused)
           }
           reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
