@@ -225,6 +225,37 @@ async def test_socket_session_leaves_the_program_running():
 
 
 @test
+async def test_tcp_session_with_a_token():
+    program = subprocess.Popen(
+        [EXAMPLES, "pages", "--seconds", "120", "--quiet"],
+        env={**os.environ, "LOUPE": "tcp:127.0.0.1:0", "LOUPE_TOKEN": "mcp-tcp-token"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        port = None
+        while port is None:
+            line = program.stderr.readline().decode()
+            check(line != "", "the program ended before listening")
+            if line.startswith("loupe: listening on 127.0.0.1:"):
+                port = int(line.strip().rsplit(":", 1)[1])
+        async with client() as c:
+            text = await error(c, "loupe_open", "launch-failed", tcp=f"127.0.0.1:{port}", token="not-it")
+            check("-32003" in text or "nauthorized" in text, text)
+            text = await error(c, "loupe_open", "invalid-arguments", tcp="10.0.0.1:80", token="x")
+            check("loopback" in text, text)
+            opened, text = await ok(c, "loupe_open", tcp=f"127.0.0.1:{port}", token="mcp-tcp-token")
+            check(opened["kind"] == "tcp" and opened["pid"] == program.pid, opened)
+            check("mcp-tcp-token" not in text and "mcp-tcp-token" not in str(opened), "the token was shown")
+            timeline, _ = await ok(c, "loupe_timeline", session=opened["session"], kinds=["store.created"])
+            check(timeline["matched"] >= 1, timeline)
+            closed, text = await ok(c, "loupe_close", session=opened["session"])
+            check("keeps running" in text, text)
+        check(program.poll() is None, "the attached program should keep running")
+    finally:
+        program.kill()
+        program.wait()
+
+
+@test
 def test_the_client_leaving_ends_the_programs():
     server = RawServer()
     server.initialize()

@@ -4,6 +4,7 @@ checked against the DAP schema (see dapclient.py). Run by .ci/checks/60-dap.sh."
 import json
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import tempfile
@@ -416,6 +417,37 @@ class LiveTests(unittest.TestCase):
             program.terminate()
             program.wait(30)
 
+    def test_attach_over_tcp_with_a_token(self):
+        """A device through iproxy, as the adapter sees it: LOUPE=tcp:127.0.0.1:0 and its token."""
+        env = dict(os.environ, LOUPE="tcp:127.0.0.1:0", LOUPE_TOKEN="dap-tcp-token")
+        program = subprocess.Popen([loupe_binary("loupe-examples"), "pages", "--quiet", "--seconds", "30"], env=env,
+                                   stderr=subprocess.PIPE)
+        try:
+            port = None
+            while port is None:
+                line = program.stderr.readline().decode()
+                self.assertTrue(line, "the program ended before listening")
+                m = re.match(r"loupe: listening on 127\.0\.0\.1:(\d+)$", line.strip())
+                port = m and int(m.group(1))
+            wrong = Adapter()
+            wrong.response(wrong.initialize_seq)
+            raw, _ = wrong.request("attach", {"tcp": f"127.0.0.1:{port}", "token": "not-it"})
+            self.assertFalse(raw["success"])
+            self.assertIn("-32003", json.dumps(raw))
+            wrong.close()
+            a = Adapter()
+            a.response(a.initialize_seq)
+            a.ok("attach", {"tcp": f"127.0.0.1:{port}", "token": "dap-tcp-token", "stopOnEntry": True})
+            self.assertEqual(a.event("process")["systemProcessId"], program.pid)
+            a.ok("configurationDone")
+            self.assertEqual(a.event("stopped")["reason"], "entry")
+            a.ok("disconnect")
+            a.close()
+            self.assertIsNone(program.poll(), "an attached program is left running")
+        finally:
+            program.terminate()
+            program.wait(30)
+
 
 def wait_gone(pid, timeout=30):
     deadline = time.monotonic() + timeout
@@ -509,7 +541,7 @@ class DocumentationTests(unittest.TestCase):
         self.assertNotIn("program", debugger)  # VS Code would look for it in the extension's folder
         attributes = debugger["configurationAttributes"]
         self.assertEqual(set(attributes["launch"]["properties"]), {"program", "args", "cwd", "env", "trace", "filter", "sourceMap", "sourceRoot", "stopOnEntry"})
-        self.assertEqual(set(attributes["attach"]["properties"]), {"socket", "filter", "sourceMap", "sourceRoot", "stopOnEntry"})
+        self.assertEqual(set(attributes["attach"]["properties"]), {"socket", "tcp", "token", "filter", "sourceMap", "sourceRoot", "stopOnEntry"})
         for snippet in debugger["configurationSnippets"]:
             self.assertEqual(snippet["body"]["type"], "loupe")
 

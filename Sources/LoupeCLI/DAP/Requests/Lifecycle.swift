@@ -49,19 +49,46 @@ extension DAPSession {
     channel.event("initialized")
   }
 
-  /// `attach`: `{socket}`, a program running with `LOUPE=unix:PATH`.
+  /// `attach`: `{socket}`, a program running with `LOUPE=unix:PATH`, or `{tcp, token}`, one
+  /// running with `LOUPE=tcp:HOST:PORT` (a device through `iproxy`, a machine through `ssh -L`);
+  /// the token defaults to `LOUPE_TOKEN` in the adapter's environment.
   func attach(_ request: DAPRequest) async throws(DAPError) {
     try requireNotOpen(request.command)
-    let path = try request.arguments.string("socket")
-    guard let path else {
-      throw DAPError(.invalidArguments, "'attach' needs 'socket': the path a program listens on with LOUPE=unix:PATH.")
-    }
+    let socket = try request.arguments.string("socket")
+    let tcp = try request.arguments.string("tcp")
     try readCommonOptions(request.arguments)
     let client: LoupeClient
-    do {
-      client = try LoupeClient.connect(socketPath: path)
-    } catch {
-      throw DAPError(.targetFailed, "\(error): is a program running with LOUPE=unix:\(path)?")
+    let path: String
+    switch (socket, tcp) {
+    case (nil, nil):
+      throw DAPError(
+        .invalidArguments,
+        "'attach' needs 'socket' (the path a program listens on with LOUPE=unix:PATH) or 'tcp' (HOST:PORT of one with LOUPE=tcp:HOST:PORT, with 'token').")
+    case (_?, _?):
+      throw DAPError(.invalidArguments, "'attach' takes 'socket' or 'tcp', not both.")
+    case (let socket?, nil):
+      path = socket
+      do {
+        client = try LoupeClient.connect(socketPath: socket)
+      } catch {
+        throw DAPError(.targetFailed, "\(error): is a program running with LOUPE=unix:\(socket)?")
+      }
+    case (nil, let address?):
+      let endpoint: LoopbackEndpoint
+      do {
+        endpoint = try LoopbackEndpoint(parsing: address)
+      } catch {
+        throw DAPError(.invalidArguments, "'attach': 'tcp': \(error)")
+      }
+      guard let token = try request.arguments.string("token") ?? environment["LOUPE_TOKEN"], !token.isEmpty else {
+        throw DAPError(.invalidArguments, "'attach' with 'tcp' needs 'token': the program printed it as 'loupe: token T' (or set LOUPE_TOKEN).")
+      }
+      path = endpoint.description
+      do {
+        client = try LoupeClient.connect(tcp: endpoint, token: token)
+      } catch {
+        throw DAPError(.targetFailed, "\(error): is a program running with LOUPE=tcp:\(address)?")
+      }
     }
     let info = try await LiveConnection.handshake(client, describing: "The program at \(path)")
     startLive(client: client, program: nil, name: path)

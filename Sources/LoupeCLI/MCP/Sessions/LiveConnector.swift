@@ -45,6 +45,9 @@ enum LiveConnector {
       case .socket(let path):
         name = path
         client = try LoupeClient.connect(socketPath: path)
+      case .tcp(let endpoint, let token):
+        name = endpoint.description
+        client = try LoupeClient.connect(tcp: endpoint, token: token)
       case .trace:
         preconditionFailure("a trace is not live")
       }
@@ -99,6 +102,8 @@ enum LiveConnector {
       return message
     case .socket(let path):
       return "\(error). Is a program running with LOUPE=unix:\(path)?"
+    case .tcp(let endpoint, _):
+      return "\(error). Is a program running with LOUPE=tcp:\(endpoint), reached through a tunnel if it is on a device?"
     case .trace:
       return "\(error)"
     }

@@ -14,12 +14,15 @@ final class MCPSession: Sendable {
     case trace(path: String)
     case launched(command: [String])
     case socket(path: String)
+    /// A program listening with `LOUPE=tcp:HOST:PORT`; the token is never shown.
+    case tcp(endpoint: LoopbackEndpoint, token: String)
 
     var kind: String {
       switch self {
       case .trace: "trace"
       case .launched: "launch"
       case .socket: "socket"
+      case .tcp: "tcp"
       }
     }
 
@@ -28,6 +31,7 @@ final class MCPSession: Sendable {
       case .trace(let path): path
       case .launched(let command): command.joined(separator: " ")
       case .socket(let path): path
+      case .tcp(let endpoint, _): endpoint.description
       }
     }
   }

@@ -24,7 +24,7 @@ enum CloseTool: LoupeTool {
     var text = "Closed session \(session.id) (\(session.source.kind) \(session.source.name))."
     switch session.source {
     case .launched: text += " The program \(ended ?? "was ended")."
-    case .socket: text += " The program keeps running."
+    case .socket, .tcp: text += " The program keeps running."
     case .trace: break
     }
     return ToolResult(text: text + "\n", structured: ["session": .string(session.id), "program": ended.map(JSON.string) ?? .null])
