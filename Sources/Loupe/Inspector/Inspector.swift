@@ -87,15 +87,9 @@ public final class Inspector: Sendable {
       ExitFlush.register(self)
       // Buffer from now on, so a client that connects later can ask for everything.
       _ = startHub()
-      let outOfDescriptors = ClientRefusal.frame("This program is out of file descriptors: try again later")
-      listener.start(refusal: outOfDescriptors, threadNiceness: configuration.threadNiceness) { [weak self] fd in
+      listener.start(refusal: Self.outOfDescriptors, threadNiceness: configuration.threadNiceness) { [weak self] fd in
         guard let self else { return closeDescriptor(fd) }
-        if let refusal = self.refusal(for: fd) { return ClientRefusal.send(refusal, to: fd) }
-        do {
-          try self.serve(input: fd, output: fd, origin: .socket)
-        } catch {
-          ClientRefusal.send(ClientRefusal.frame("This program cannot serve a client now (\(error)): try again later"), to: fd)
-        }
+        self.serveAccepted(fd, gate: nil)
       }
     case .tcp(let endpoint, let token):
       _ = try startTCP(on: endpoint, token: token)
@@ -125,17 +119,24 @@ public final class Inspector: Sendable {
     state.withLock { $0.tcpListeners.append(listener) }
     ExitFlush.register(self)
     _ = startHub()
-    let outOfDescriptors = ClientRefusal.frame("This program is out of file descriptors: try again later")
-    listener.start(refusal: outOfDescriptors, threadNiceness: configuration.threadNiceness) { [weak self] fd in
+    listener.start(refusal: Self.outOfDescriptors, threadNiceness: configuration.threadNiceness) { [weak self] fd in
       guard let self else { return closeDescriptor(fd) }
-      if let refusal = self.refusal(for: fd) { return ClientRefusal.send(refusal, to: fd) }
-      do {
-        try self.serve(input: fd, output: fd, origin: .socket, gate: TokenGate(token: token))
-      } catch {
-        ClientRefusal.send(ClientRefusal.frame("This program cannot serve a client now (\(error)): try again later"), to: fd)
-      }
+      self.serveAccepted(fd, gate: TokenGate(token: token))
     }
     return listener.endpoint
+  }
+
+  private static let outOfDescriptors = ClientRefusal.frame("This program is out of file descriptors: try again later")
+
+  /// A client a listener accepted (a Unix socket's, or TCP's with its token gate): refused
+  /// when the program has too many, otherwise served.
+  private func serveAccepted(_ fd: Int32, gate: TokenGate?) {
+    if let refusal = refusal(for: fd) { return ClientRefusal.send(refusal, to: fd) }
+    do {
+      try serve(input: fd, output: fd, origin: .socket, gate: gate)
+    } catch {
+      ClientRefusal.send(ClientRefusal.frame("This program cannot serve a client now (\(error)): try again later"), to: fd)
+    }
   }
 
   /// Serves one client over `input`/`output` (which the inspector then owns): for custom

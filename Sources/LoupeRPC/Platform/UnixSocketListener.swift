@@ -121,42 +121,14 @@ public final class UnixSocketListener: @unchecked Sendable {
     guard !closed, !started else { return }
     started = true
     ServiceThread.start(name: "loupe.accept", niceness: threadNiceness) { [self] in
-      var reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
-      defer {
-        if reserve >= 0 { Posix.closeDescriptor(reserve) }
-        releaseDescriptors()
-      }
-      var backoff: Int32 = 0
-      while Posix.wait(for: fd, events: Int16(POLLIN), orWake: wake.read) {
-        let client = accept(fd, nil, nil)
-        if client >= 0 {
-          backoff = 0
+      defer { releaseDescriptors() }
+      AcceptLoop.run(
+        fd: fd, wake: wake.read, refusal: refusal, isClosed: { isClosed },
+        prepare: { client in
           Posix.setCloseOnExec(client)
           Posix.setNonBlocking(client)
           Posix.suppressSIGPIPE(client)
-          onAccept(client)
-          if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
-          continue
-        }
-        let error = errno
-        if error == EINTR || error == EAGAIN || error == ECONNABORTED { continue }
-        if isClosed { break }
-        guard error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM else { continue }
-        // Out of descriptors: free the reserve to take the client, tell it why, let it go.
-        if reserve >= 0 {
-          Posix.closeDescriptor(reserve)
-          let refused = accept(fd, nil, nil)
-          if refused >= 0 {
-            Posix.setNonBlocking(refused)
-            Posix.suppressSIGPIPE(refused)
-            _ = refusal.withUnsafeBytes { Posix.sendNow(refused, $0) }
-            Posix.closeDescriptor(refused)
-          }
-          reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        }
-        backoff = min(max(backoff * 2, 10), 1_000)
-        guard Posix.sleep(milliseconds: backoff, orWake: wake.read) else { break }
-      }
+        }, onAccept: onAccept)
     }
   }
 
