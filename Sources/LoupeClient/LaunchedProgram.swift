@@ -82,11 +82,12 @@ public final class LaunchedProgram: Sendable {
     return (status, killed)
   }
 
-  /// Sends `signal` (if it is still running). Forward SIGINT this way for Ctrl-C.
+  /// Sends `signal` to the program and what it started in its process group (if it is still
+  /// running). Forward SIGINT this way for Ctrl-C.
   public func kill(_ signal: Int32) {
     // Checked under the lock so a pid already reaped (and maybe reused) is never signalled.
     state.withLock { state in
-      if state.status == nil { ProgramSpawn.send(signal, to: pid) }
+      if state.status == nil { ProgramSpawn.send(signal, toGroupOf: pid) }
     }
   }
 

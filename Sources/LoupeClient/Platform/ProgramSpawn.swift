@@ -60,7 +60,12 @@ package enum ProgramSpawn {
       sigdelset(&defaults, SIGKILL)
       sigdelset(&defaults, SIGSTOP)
       posix_spawnattr_setsigdefault(&attributes, &defaults)
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | closeOnExecDefault))
+      // A process group of its own (pgid = its pid), so that ending it ends what it started
+      // too (`sh -c "…; sleep 600"` must not leave the sleep holding loupe's pipes): spawn.h,
+      // POSIX_SPAWN_SETPGROUP with posix_spawnattr_setpgroup(0) on both Glibc and Darwin.
+      posix_spawnattr_setpgroup(&attributes, 0)
+      posix_spawnattr_setflags(
+        &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | closeOnExecDefault))
 
       let argv = arguments.map { strdup($0) } + [nil]
       let envp = environment.map { strdup($0) } + [nil]
@@ -80,9 +85,11 @@ package enum ProgramSpawn {
     case system(String)
   }
 
-  /// `kill(2)`.
-  package static func send(_ signal: Int32, to pid: Int32) {
-    _ = kill(pid, signal)
+  /// `kill(2)` to the process group `spawn` made the program lead: the program and every
+  /// process it started that stayed in its group. Call it only while the program is not yet
+  /// reaped, so that its pid, and so its group id, cannot have been reused.
+  package static func send(_ signal: Int32, toGroupOf pid: Int32) {
+    _ = kill(-pid, signal)
   }
 
   /// `waitpid(2)` until `pid` ends; its raw status, or `nil` when someone else reaped it.
