@@ -21,6 +21,31 @@ import Testing
     #expect(stats.status == 0)
   }
 
+  /// The demo's fixed name in the shared temporary directory, planted first by someone else
+  /// as a symbolic link to a file of this user's: the demo refuses it and the file keeps its
+  /// contents (it was overwritten with the trace before). An earlier demo's own file is
+  /// still replaced by the next demo.
+  @Test func aPlantedSymbolicLinkAtTheDemosPathIsRefused() throws {
+    let dir = TemporaryDirectory()
+    let victim = dir.file("victim.txt")
+    try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+    #expect(symlink(victim, dir.file("loupe-demo-pages.loupe")) == 0)
+    let script = dir.file("examples.sh")
+    let examples = try BuiltProducts.executable("loupe-examples")
+    try "#!/bin/sh\nexec '\(examples)' probe --burst 2 --hold --seconds 0.2\n".write(toFile: script, atomically: true, encoding: .utf8)
+    chmod(script, 0o755)
+    let run = try BuiltProducts.run("loupe", ["demo"], environment: ["LOUPE_EXAMPLES": script, "TMPDIR": dir.path])
+    #expect(run.status == 3)
+    #expect(run.stderr.contains("Not recording to '\(dir.path)/loupe-demo-pages.loupe': it is a symbolic link."))
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    // Without the link, a second demo replaces the first one's recording.
+    #expect(unlink(dir.file("loupe-demo-pages.loupe")) == 0)
+    for _ in 0..<2 {
+      let again = try BuiltProducts.run("loupe", ["demo"], environment: ["LOUPE_EXAMPLES": script, "TMPDIR": dir.path])
+      #expect(again.status == 0)
+    }
+  }
+
   /// `swift run loupe demo` builds only loupe: demo builds loupe-examples in the package first.
   @Test func demoBuildsTheExamplesWhenLoupeWasBuiltWithoutThem() throws {
     let dir = TemporaryDirectory()

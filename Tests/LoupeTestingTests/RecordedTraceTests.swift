@@ -52,6 +52,7 @@ import Testing
     let cut = String(text.dropLast(40))
     let path = NSTemporaryDirectory() + "loupe-cut-\(UUID().uuidString).loupe"
     try cut.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let trace = try RecordedTrace(path: path)
     #expect(trace.events.count == 127)
     #expect(trace.truncation?.line == 129)

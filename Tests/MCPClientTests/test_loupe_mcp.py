@@ -4,7 +4,7 @@
 Run: python3 Tests/MCPClientTests/test_loupe_mcp.py [test_name ...]
 (.ci/checks/65-mcp.sh installs the SDK and runs it.)
 """
-import os, shutil, subprocess, sys, tempfile
+import os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import EXAMPLES, FIXTURES, LOUPE, RawServer, alive, check, run_all, test, wait_until  # noqa: E402
@@ -20,8 +20,8 @@ TOOLS = [
 ]
 
 
-def client(mode="auto"):
-    return Client(StdioServerParameters(command=LOUPE, args=["mcp"]), mode=mode, cache=None)
+def client(mode="auto", env=None):
+    return Client(StdioServerParameters(command=LOUPE, args=["mcp"], env=env), mode=mode, cache=None)
 
 
 async def call(c, name, **arguments):
@@ -253,6 +253,24 @@ async def test_tcp_session_with_a_token():
     finally:
         program.kill()
         program.wait()
+
+
+@test
+async def test_a_live_sessions_scratch_directory_is_private_and_unpredictable():
+    # A fixed name (loupe-mcp-PID-s1) in a shared temporary directory could be made first by
+    # someone else and used as it is: the recording (the app's state) would land in their
+    # directory. The scratch directory is mkdtemp's: a random suffix, mode 0700.
+    scratch = tempfile.mkdtemp()
+    try:
+        async with client(env={**os.environ, "TMPDIR": scratch}) as c:
+            opened, _ = await ok(c, "loupe_open", program=EXAMPLES, args=["pages", "--seconds", "120"])
+            made = [name for name in os.listdir(scratch) if name.startswith("loupe-mcp-")]
+            check(len(made) == 1 and re.fullmatch(r"loupe-mcp-\d+-s\d+-[A-Za-z0-9]{6}", made[0]), made)
+            check(os.stat(os.path.join(scratch, made[0])).st_mode & 0o777 == 0o700, oct(os.stat(os.path.join(scratch, made[0])).st_mode))
+            await ok(c, "loupe_close", session=opened["session"])
+        check(not [name for name in os.listdir(scratch) if name.startswith("loupe-mcp-")], "the scratch directory was left behind")
+    finally:
+        shutil.rmtree(scratch)
 
 
 @test

@@ -62,6 +62,7 @@ struct DemoCommand: Command {
       style.bold("loupe attach -- loupe-examples " + arguments.joined(separator: " "))
         + style.dim("  (ends by itself once its story has played, after about \(Self.number(seconds)) s)"))
     context.stdout.line()
+    try Self.claimFixedPath(trace)
     let session = AttachSession(target: .launch([examples] + arguments), filter: .all, format: .text, recordPath: trace)
     let status = try await session.run(in: context)
     guard status == ExitStatus.success else { return status }
@@ -134,5 +135,22 @@ struct DemoCommand: Command {
   static func shellQuoted(_ text: String) -> String {
     let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }
     return safe ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+
+  /// The demo records to a fixed name in the shared temporary directory, so that the README
+  /// can name it. Someone else may have made that name first — a symbolic link to a file of
+  /// this user's, which the recording would overwrite. So an earlier demo's file (a regular
+  /// file of this user's) is removed, anything else is refused, and the file is created anew
+  /// with `O_EXCL | O_NOFOLLOW`; once it is this user's in a sticky directory, nobody else can
+  /// swap it.
+  static func claimFixedPath(_ path: String) throws(CommandFailure) {
+    if let reason = LibC.removeOwnFile(path) {
+      throw CommandFailure("Not recording to '\(path)': \(reason). Remove it, or set TMPDIR to a directory of your own.")
+    }
+    let fd = LibC.createNew(path)
+    guard fd >= 0 else {
+      throw CommandFailure("Not recording to '\(path)': \(LibC.message(LibC.errno)) (someone made it just now?). Remove it, or set TMPDIR to a directory of your own.")
+    }
+    _ = LibC.close(fd)
   }
 }

@@ -140,6 +140,34 @@ package enum LibC {
   /// Opens `/dev/null` read-only, close-on-exec (-1 on failure).
   package static func openNull() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
 
+  /// Creates `path` for writing only if nothing is there, not even a symbolic link
+  /// (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0644 before the umask), close-on-exec: a fixed name
+  /// in a shared directory that someone else may have planted. -1 with ``errno`` on failure.
+  package static func createNew(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+  }
+
+  /// Removes `path` if it is a regular file of this user's (a fixed name this user's earlier
+  /// run left); `nil` when it is removed or was not there, otherwise why it was left alone (a
+  /// symbolic link, someone else's file, not a regular file).
+  package static func removeOwnFile(_ path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return errno == ENOENT ? nil : message(errno) }
+    if (info.st_mode & S_IFMT) == S_IFLNK { return "it is a symbolic link" }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { return "it is not a regular file" }
+    guard info.st_uid == geteuid() else { return "it belongs to another user" }
+    return unlink(path) == 0 || errno == ENOENT ? nil : message(errno)
+  }
+
+  /// A new directory only this user can enter (mode 0700), with an unpredictable name that
+  /// starts with `prefix`, in `parent` (`mkdtemp(3)`); `nil` with ``errno`` on failure.
+  package static func makePrivateDirectory(in parent: String, prefix: String) -> String? {
+    var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + prefix + "XXXXXX").utf8CString)
+    return template.withUnsafeMutableBufferPointer { buffer in
+      mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+    }
+  }
+
   /// Creates or truncates `path` for writing (mode 0644 before the umask), close-on-exec;
   /// -1 with ``errno`` set on failure.
   package static func createForWriting(_ path: String) -> Int32 {

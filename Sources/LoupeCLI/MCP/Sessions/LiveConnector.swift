@@ -16,11 +16,11 @@ enum LiveConnector {
   }
 
   static func connect(_ request: Request, id: String, log: @escaping @Sendable (String) -> Void) async throws(ToolFailure) -> MCPSession {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-mcp-\(LibC.processID)-\(id)").path
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw ToolFailure("io-error", "Cannot create a scratch directory for the session's recording at \(directory): \(error.localizedDescription)")
+    // A private directory with an unpredictable name (mkdtemp): a fixed name in the shared
+    // temporary directory could be made first by someone else and then used as it is.
+    let temporary = FileManager.default.temporaryDirectory.path
+    guard let directory = LibC.makePrivateDirectory(in: temporary, prefix: "loupe-mcp-\(LibC.processID)-\(id)-") else {
+      throw ToolFailure("io-error", "Cannot create a scratch directory for the session's recording in \(temporary): \(LibC.message(LibC.errno))")
     }
     let tracePath = directory + "/session.loupe"
     let stderr = Output(fd: STDERR_FILENO, environment: [:])
