@@ -23,23 +23,18 @@ extension LoupeClient {
   /// Runs the handshake, subscribing to what `filter` passes; after `timeout` without both
   /// answers, closes the connection (which fails the request still waiting) and reports
   /// ``HandshakeFailure/timedOut``.
+  /// With `timeout` `nil` it waits as long as the program takes (`loupe attach`: a program
+  /// starts serving when it creates its first store, whenever that is).
   public func handshake(
-    clientName: String, clientVersion: String?, filter: EventFilter = .all, timeout: Duration
+    clientName: String, clientVersion: String?, filter: EventFilter = .all, timeout: Duration?
   ) async -> Result<Handshake, HandshakeFailure> {
+    guard let timeout else { return await requests(clientName: clientName, clientVersion: clientVersion, filter: filter) }
     // Set before the connection is closed for want of time: the request that fails then
     // failed because of it.
     let expired = ExpiredFlag()
     let outcome = await withTaskGroup(of: Result<Handshake, HandshakeFailure>?.self) { group in
       group.addTask {
-        var request = InitializeRequest.method
-        do throws(ClientError) {
-          let result = try await self.initialize(clientName: clientName, clientVersion: clientVersion)
-          request = SubscribeRequest.method
-          let history = try await self.subscribe(SubscribeRequest(filter: filter, history: true))
-          return .success(Handshake(result: result, history: history))
-        } catch {
-          return .failure(.failed(request: request, error: error))
-        }
+        await self.requests(clientName: clientName, clientVersion: clientVersion, filter: filter)
       }
       group.addTask {
         do {
@@ -58,6 +53,19 @@ extension LoupeClient {
     }
     if case .failure(.failed) = outcome, expired.value.withLock({ $0 }) { return .failure(.timedOut) }
     return outcome
+  }
+
+  /// `initialize` (with `initialized`), then `loupe/subscribe` with history.
+  private func requests(clientName: String, clientVersion: String?, filter: EventFilter) async -> Result<Handshake, HandshakeFailure> {
+    var request = InitializeRequest.method
+    do throws(ClientError) {
+      let result = try await initialize(clientName: clientName, clientVersion: clientVersion)
+      request = SubscribeRequest.method
+      let history = try await subscribe(SubscribeRequest(filter: filter, history: true))
+      return .success(Handshake(result: result, history: history))
+    } catch {
+      return .failure(.failed(request: request, error: error))
+    }
   }
 }
 

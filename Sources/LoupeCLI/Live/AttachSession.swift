@@ -105,14 +105,10 @@ struct AttachSession {
       try await Task.sleep(for: .seconds(5))
       context.note("still waiting for '\(name)' to answer 'initialize' (is it built with Loupe, and has it created a store?)")
     }
-    var request = InitializeRequest.method
-    do {
-      _ = try await client.initialize(clientName: "loupe", clientVersion: LoupeCLI.version)
-      hint.cancel()
-      request = SubscribeRequest.method
-      _ = try await client.subscribe(SubscribeRequest(filter: filter, history: true))
-    } catch {
-      hint.cancel()
+    let handshake = await client.handshake(clientName: "loupe", clientVersion: LoupeCLI.version, filter: filter, timeout: nil)
+    hint.cancel()
+    if case .failure(let failure) = handshake {
+      guard case .failed(let request, let error) = failure else { preconditionFailure("no time limit, no time-out") }
       recording?.finish()
       let (ended, killed) = await endedProgram(client, brokeProtocol: Self.brokeProtocol(error))
       var message = Self.handshakeFailure(name: name, request: request, error: error, ended: ended)
