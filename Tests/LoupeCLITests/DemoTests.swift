@@ -5,12 +5,8 @@ import Testing
 /// `loupe demo` runs a scenario attached, records it, and suggests what to try next.
 @Suite struct DemoTests {
   @Test func demoRunsAttachedRecordsAndSuggests() throws {
-    // A stand-in for loupe-examples that plays the probe whatever scenario it is asked for.
     let dir = TemporaryDirectory()
-    let script = dir.file("examples.sh")
-    let examples = try BuiltProducts.executable("loupe-examples")
-    try "#!/bin/sh\nexec '\(examples)' probe --burst 2 --hold --seconds 0.2\n".write(toFile: script, atomically: true, encoding: .utf8)
-    chmod(script, 0o755)
+    let script = try Self.examplesStandIn(in: dir)
     let run = try BuiltProducts.run("loupe", ["demo"], environment: ["LOUPE_EXAMPLES": script, "TMPDIR": dir.path])
     #expect(run.status == 0)
     let trace = URL(fileURLWithPath: dir.path).appendingPathComponent("loupe-demo-pages.loupe").path
@@ -30,10 +26,7 @@ import Testing
     let victim = dir.file("victim.txt")
     try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
     #expect(symlink(victim, dir.file("loupe-demo-pages.loupe")) == 0)
-    let script = dir.file("examples.sh")
-    let examples = try BuiltProducts.executable("loupe-examples")
-    try "#!/bin/sh\nexec '\(examples)' probe --burst 2 --hold --seconds 0.2\n".write(toFile: script, atomically: true, encoding: .utf8)
-    chmod(script, 0o755)
+    let script = try Self.examplesStandIn(in: dir)
     let run = try BuiltProducts.run("loupe", ["demo"], environment: ["LOUPE_EXAMPLES": script, "TMPDIR": dir.path])
     #expect(run.status == 3)
     #expect(run.stderr.contains("Not recording to '\(dir.path)/loupe-demo-pages.loupe': it is a symbolic link."))
@@ -44,6 +37,15 @@ import Testing
       let again = try BuiltProducts.run("loupe", ["demo"], environment: ["LOUPE_EXAMPLES": script, "TMPDIR": dir.path])
       #expect(again.status == 0)
     }
+  }
+
+  /// A stand-in for loupe-examples that plays the probe whatever scenario it is asked for.
+  static func examplesStandIn(in dir: TemporaryDirectory) throws -> String {
+    let script = dir.file("examples.sh")
+    let examples = try BuiltProducts.executable("loupe-examples")
+    try "#!/bin/sh\nexec '\(examples)' probe --burst 2 --hold --seconds 0.2\n".write(toFile: script, atomically: true, encoding: .utf8)
+    chmod(script, 0o755)
+    return script
   }
 
   /// `swift run loupe demo` builds only loupe: demo builds loupe-examples in the package first.

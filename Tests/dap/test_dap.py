@@ -396,6 +396,18 @@ class LiveTests(unittest.TestCase):
         os.kill(pid, 0)  # still there after loupe dap ended
         self.assertTrue(wait_gone(pid, 60), "the program did not end by itself")
 
+    def attach_stop_and_leave(self, program, arguments):
+        """Attach, stop at the first event, disconnect: the program runs on."""
+        a = Adapter()
+        a.response(a.initialize_seq)
+        a.ok("attach", dict(arguments, stopOnEntry=True))
+        self.assertEqual(a.event("process")["systemProcessId"], program.pid)
+        a.ok("configurationDone")
+        self.assertEqual(a.event("stopped")["reason"], "entry")
+        a.ok("disconnect")
+        a.close()
+        self.assertIsNone(program.poll(), "an attached program is left running")
+
     def test_attach_to_a_socket(self):
         path = str(TMP / "pages.sock")
         env = dict(os.environ, LOUPE=f"unix:{path}")
@@ -404,15 +416,7 @@ class LiveTests(unittest.TestCase):
             deadline = time.monotonic() + 60
             while not os.path.exists(path) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            a = Adapter()
-            a.response(a.initialize_seq)
-            a.ok("attach", {"socket": path, "stopOnEntry": True})
-            self.assertEqual(a.event("process")["systemProcessId"], program.pid)
-            a.ok("configurationDone")
-            self.assertEqual(a.event("stopped")["reason"], "entry")
-            a.ok("disconnect")
-            a.close()
-            self.assertIsNone(program.poll(), "an attached program is left running")
+            self.attach_stop_and_leave(program, {"socket": path})
         finally:
             program.terminate()
             program.wait(30)
@@ -435,15 +439,7 @@ class LiveTests(unittest.TestCase):
             self.assertFalse(raw["success"])
             self.assertIn("-32003", json.dumps(raw))
             wrong.close()
-            a = Adapter()
-            a.response(a.initialize_seq)
-            a.ok("attach", {"tcp": f"127.0.0.1:{port}", "token": "dap-tcp-token", "stopOnEntry": True})
-            self.assertEqual(a.event("process")["systemProcessId"], program.pid)
-            a.ok("configurationDone")
-            self.assertEqual(a.event("stopped")["reason"], "entry")
-            a.ok("disconnect")
-            a.close()
-            self.assertIsNone(program.poll(), "an attached program is left running")
+            self.attach_stop_and_leave(program, {"tcp": f"127.0.0.1:{port}", "token": "dap-tcp-token"})
         finally:
             program.terminate()
             program.wait(30)
