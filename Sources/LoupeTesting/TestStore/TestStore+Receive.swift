@@ -102,13 +102,15 @@ extension TestStore {
   /// such as an effect ending right after sending the action received.
   ///
   /// The limit is wall time, so a busy machine can still outlast it (issue 33, item 12, asks
-  /// for a signal that does not depend on time). It was 100 ms until a ported TCA test
-  /// (`SearchTests.tapOnLocationCancelsInFlightRequest`) saw its effect still running under CI's
-  /// load; the limit only costs when an effect waits on something other than the test clock,
-  /// since settling ends as soon as every effect sleeps on it or has ended.
+  /// for a signal that does not depend on time). 100 ms let a ported TCA test
+  /// (`SearchTests.tapOnLocationCancelsInFlightRequest`) see its effect still running under CI's
+  /// load; 1 s let another (`LoginCoreTests.twoFactorDismissInFlight`, whose client sleeps 1 s
+  /// of real time, as TCA's test does) receive that response before the test's next step. The
+  /// limit only costs when an effect waits on something other than the test clock, since
+  /// settling ends as soon as every effect sleeps on it or has ended.
   func settle() async {
     guard effectsOnTestClock else { return }
-    _ = await waitForActivity(limit: .seconds(1), until: { false }, waitsForArrival: false)
+    _ = await waitForActivity(limit: .milliseconds(500), until: { false }, waitsForArrival: false)
   }
 
   /// Waits until an action arrives, every effect on the test clock is asleep or has ended,
