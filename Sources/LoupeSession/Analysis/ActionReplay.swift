@@ -25,6 +25,8 @@ package struct ActionReplay: Sendable {
     package var expected: RebuiltState?
     /// The `seq` the expected state was taken at.
     package var expectedSeq: Int
+    /// When the action was received, in milliseconds since the session started.
+    package var time: Double
   }
 
   /// What effects do between actions: how many actions they sent and how many of them
@@ -74,7 +76,8 @@ package struct ActionReplay: Sendable {
     for position in 0..<model.count where model.kind(at: position) == .action {
       let seq = model.seq(at: position)
       if let until, seq > until { break }
-      guard case .actionReceived(let received) = model.event(at: position).payload, received.origin == .send,
+      let event = model.event(at: position)
+      guard case .actionReceived(let received) = event.payload, received.origin == .send,
         stores?.matches(received.store) ?? true
       else { continue }
       let root = StateRebuilder.rootStore(of: received.store)
@@ -84,7 +87,7 @@ package struct ActionReplay: Sendable {
       let settled = Self.settledPosition(after: position, in: model)
       steps.append(Step(
         seq: seq, store: received.store, root: root, action: received.action, value: received.value,
-        expected: model.state(of: root, at: settled), expectedSeq: model.seq(at: settled)))
+        expected: model.state(of: root, at: settled), expectedSeq: model.seq(at: settled), time: event.time))
     }
     self.steps = steps
     self.initialStates = initial
@@ -132,9 +135,30 @@ package struct ActionReplay: Sendable {
 
   /// Where `actual` first differs from `expected` (in the order of the paths of a diff), or
   /// `nil` when they are equal.
+  /// A redacted value in the recording (`"<redacted>"`) matches whatever is there now.
   package static func firstDifference(expected: JSON, actual: JSON) -> Change? {
     guard expected != actual else { return nil }
-    return JSONDiff.diff(expected, actual).first
+    return JSONDiff.diff(expected, masked(actual, like: expected)).first
+  }
+
+  /// `actual` with `"<redacted>"` wherever `expected` has it.
+  private static func masked(_ actual: JSON, like expected: JSON) -> JSON {
+    switch (expected, actual) {
+    case (.string(RenderMarker.redacted), _):
+      return expected
+    case (.object(let wanted), .object(var object)):
+      for member in wanted where object[member.key] != nil {
+        object[member.key] = masked(object[member.key]!, like: member.value)
+      }
+      return .object(object)
+    case (.array(let wanted), .array(var elements)):
+      for index in elements.indices where index < wanted.count {
+        elements[index] = masked(elements[index], like: wanted[index])
+      }
+      return .array(elements)
+    default:
+      return actual
+    }
   }
 
   /// One line for a difference: `pages[id: 2].count: recorded 3, now 4`.
