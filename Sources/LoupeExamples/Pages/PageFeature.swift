@@ -20,7 +20,7 @@ import Loupe
 /// (`cancellation: .processWide`), and report every cancellation with the store and action
 /// that caused it, which is how `loupe doctor` tells the two apart.
 struct PageFeature: Reducer {
-  struct State: Equatable, Identifiable {
+  struct State: Equatable, Identifiable, Codable {
     let id: Int
     /// Timer ticks since the page first appeared.
     var count = 0
@@ -28,7 +28,7 @@ struct PageFeature: Reducer {
     var isSelected = false
   }
 
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case onAppear
     case onDisappear
     case selected(Bool)
