@@ -197,6 +197,9 @@ import Testing
   @Test func classesRoundTrip() throws {
     let chain = try renderedRoundTrip(Chain(1, next: Chain(2)))
     #expect(chain.value == 1 && chain.next?.value == 2 && chain.next?.next == nil)
+    #expect(ValueRenderer.render(LoopingChain(3, loops: true)).jsonText == #"{"value":3,"next":null,"loops":true}"#)
+    let looping = try renderedRoundTrip(LoopingChain(3, loops: true))
+    #expect(looping.value == 3 && looping.loops)
   }
 
   /// `IdentifiedArray` encodes as the array of its elements.

@@ -96,7 +96,7 @@ struct Jukebox {
 }
 
 /// A class that points back at itself.
-final class Chain: Codable {
+class Chain: Codable {
   var value: Int
   var next: Chain?
   init(_ value: Int, next: Chain? = nil) {
@@ -131,5 +131,19 @@ func renderedDecodingError<T: Decodable>(_ type: T.Type, _ json: JSON) -> String
     return nil
   } catch {
     return error.description
+  }
+}
+
+/// A subclass that decodes its superclass's properties from the same object.
+final class LoopingChain: Chain {
+  var loops: Bool
+  init(_ value: Int, loops: Bool) {
+    self.loops = loops
+    super.init(value)
+  }
+  private enum CodingKeys: String, CodingKey { case loops }
+  required init(from decoder: any Decoder) throws {
+    loops = try decoder.container(keyedBy: CodingKeys.self).decode(Bool.self, forKey: .loops)
+    try super.init(from: decoder)
   }
 }
