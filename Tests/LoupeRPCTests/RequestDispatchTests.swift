@@ -37,6 +37,16 @@ final class TypedHandler: RequestHandler, Sendable {
     asked.withLock { $0.append("mark \(request.label)") }
     reply(.init(seq: 7))
   }
+
+  func handle(_ request: SendRequest, reply: TypedReply<SendRequest>) {
+    asked.withLock { $0.append("send \(request.store) \(request.action.jsonText)") }
+    reply(.init(seq: nil))
+  }
+
+  func handle(_ request: SetStateRequest, reply: TypedReply<SetStateRequest>) throws(ResponseError) {
+    asked.withLock { $0.append("setState \(request.store)") }
+    throw .controlNotAllowed(SetStateRequest.method)
+  }
 }
 
 @Suite struct RequestDispatchTests {
@@ -70,14 +80,16 @@ final class TypedHandler: RequestHandler, Sendable {
     let lifecycle = ServerSession.lifecycleRequests.map { $0.method }
     #expect(lifecycle == ["initialize", "shutdown"])
     #expect(
-      RequestDispatch.methods == ["loupe/subscribe", "loupe/unsubscribe", "loupe/stores", "loupe/state", "loupe/mark"])
+      RequestDispatch.methods == [
+        "loupe/subscribe", "loupe/unsubscribe", "loupe/stores", "loupe/state", "loupe/mark", "loupe/send", "loupe/setState",
+      ])
     #expect(Set(lifecycle).isDisjoint(with: RequestDispatch.methods))
     #expect(Set(MessageRegistry.requests.map { $0.method }) == Set(lifecycle).union(RequestDispatch.methods))
     // `initialize` lists them in this order (the wire format).
     #expect(
       MessageRegistry.serverMethods == [
-        "initialize", "loupe/subscribe", "loupe/unsubscribe", "loupe/stores", "loupe/state", "loupe/mark", "shutdown",
-        "initialized", "exit", "$/cancelRequest",
+        "initialize", "loupe/subscribe", "loupe/unsubscribe", "loupe/stores", "loupe/state", "loupe/mark", "loupe/send",
+        "loupe/setState", "shutdown", "initialized", "exit", "$/cancelRequest",
       ])
   }
 
@@ -92,7 +104,23 @@ final class TypedHandler: RequestHandler, Sendable {
     #expect(
       harness.send(#"{"jsonrpc":"2.0","id":"m","method":"loupe/mark","params":{"label":"tap"}}"#)
         == [#"{"jsonrpc":"2.0","id":"m","result":{"seq":7}}"#])
-    #expect(harness.handler.asked.withLock { $0 } == ["subscribe history=true", "unsubscribe", "mark tap"])
+    #expect(
+      harness.send(#"{"jsonrpc":"2.0","id":3,"method":"loupe/send","params":{"store":"App#1","action":{"add":2}}}"#)
+        == [#"{"jsonrpc":"2.0","id":3,"result":{"seq":null}}"#])
+    #expect(harness.handler.asked.withLock { $0 } == ["subscribe history=true", "unsubscribe", "mark tap", #"send App#1 {"add":2}"#])
+  }
+
+  @Test func controlParamsAreCheckedAndARefusalIsMinus32004() {
+    let harness = Harness()
+    #expect(
+      harness.send(#"{"jsonrpc":"2.0","id":1,"method":"loupe/send","params":{"store":"App#1"}}"#)
+        == [#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"loupe/send params: 'action' is required"}}"#])
+    #expect(
+      harness.send(#"{"jsonrpc":"2.0","id":2,"method":"loupe/setState","params":{"store":"App#1","state":{}}}"#)
+        == [
+          #"{"jsonrpc":"2.0","id":2,"error":{"code":-32004,"message":"Control not allowed: loupe/setState acts on the program, which it allows only when started with LOUPE_CONTROL=1 (or Inspector.shared.configuration.allowsControl = true)"}}"#
+        ])
+    #expect(harness.handler.asked.withLock { $0 } == ["setState App#1"])
   }
 
   @Test func unknownMethodsBadParamsAndThrownErrorsAreAnswered() {

@@ -17,6 +17,7 @@ import LoupeRPC
 /// | `LOUPE_TOKEN=SECRET` | the token TCP clients must send in `initialize` (else a random one, printed once as `loupe: token SECRET`) |
 /// | `LOUPE_RECORD=FILE` | write a trace file |
 /// | `LOUPE_REDACT=GLOB,...` | redact these state paths everywhere |
+/// | `LOUPE_CONTROL=1` | tools may send actions and replace a root store's state (`loupe/send`, `loupe/setState`); off by default |
 /// | `LOUPE_SOURCE_PATHS=off` | events' `source` locations leave out `path` (the `#filePath`) |
 /// | `LOUPE_EXIT_TIMEOUT=SECONDS` | the longest the process may take at exit to serve and flush its clients (default 2) |
 /// | `LOUPE_MAX_CLIENTS=N` | the most socket clients served at once (default 32); more are refused with an error |
@@ -74,6 +75,13 @@ public enum InspectorAutostart {
     }
     if let redact = environment["LOUPE_REDACT"] {
       inspector.bus.renderOptions.redactedPaths = RenderOptions.redactedPaths(fromEnvironment: redact)
+    }
+    if let value = environment["LOUPE_CONTROL"] {
+      switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+      case "1", "on", "true", "yes": inspector.configuration.allowsControl = true
+      case "0", "off", "false", "no", "": inspector.configuration.allowsControl = false
+      default: problems.append("ignoring LOUPE_CONTROL=\(value) (expected 1 to let tools send actions and set state, or 0)")
+      }
     }
     if let value = environment["LOUPE_SOURCE_PATHS"] {
       if let include = sourcePaths(fromEnvironment: value) {

@@ -165,7 +165,9 @@ public final class Inspector: Sendable {
       maxBatch: configuration.maxEventsPerNotification,
       wake: { [weak connection] in connection?.wakeWriter() })
     let activity = self.activity
-    let handler = InspectorClient(bus: bus, hub: hub, queue: queue, onSubscribe: activity.changed)
+    let handler = InspectorClient(
+      bus: bus, hub: hub, queue: queue, onSubscribe: activity.changed,
+      allowsControl: { [weak self] in self?.configuration.allowsControl ?? false })
     let session = ServerSession(
       handler: handler,
       send: { [weak connection] body in connection?.send(body: body) },

@@ -7,6 +7,8 @@ final class InspectorClient: RequestHandler, Sendable {
   let hub: EventHub
   let queue: ClientSubscription
   private let onSubscribe: @Sendable () -> Void
+  /// Whether the program allows control now (``InspectorConfiguration/allowsControl``).
+  private let allowsControl: @Sendable () -> Bool
   private struct State {
     /// `loupe/state` requests waiting for the main actor.
     var tasks: [RequestID: (task: Task<Void, Never>, reply: TypedReply<StateRequest>)] = [:]
@@ -15,23 +17,34 @@ final class InspectorClient: RequestHandler, Sendable {
     var inHub = false
     /// The process is exiting on the main thread: the main actor will never run again.
     var mainActorStopped = false
+    /// `loupe/send` and `loupe/setState` requests waiting for the main actor.
+    var controls: [RequestID: (task: Task<Void, Never>, fail: @Sendable (ResponseError) -> Void)] = [:]
+    /// The client's name from `initialize`, for what its control causes.
+    var clientName = "unnamed client"
   }
   private let state = Lock(State())
 
   /// - Parameter onSubscribe: called after a `loupe/subscribe` was answered and its events
   ///   were let through.
-  init(bus: EventBus, hub: EventHub, queue: ClientSubscription, onSubscribe: @escaping @Sendable () -> Void = {}) {
+  init(
+    bus: EventBus, hub: EventHub, queue: ClientSubscription, onSubscribe: @escaping @Sendable () -> Void = {},
+    allowsControl: @escaping @Sendable () -> Bool = { false }
+  ) {
     self.bus = bus
     self.hub = hub
     self.queue = queue
     self.onSubscribe = onSubscribe
+    self.allowsControl = allowsControl
   }
 
   /// Whether this client has subscribed at least once (it may have unsubscribed since).
   var hasSubscribed: Bool { state.withLock { $0.hasSubscribed } }
 
   func initialize(_ request: InitializeRequest) -> InitializeResult {
-    InitializeResult(
+    if let name = request.clientInfo?.name, !name.isEmpty {
+      state.withLock { $0.clientName = String(name.prefix(200)) }
+    }
+    return InitializeResult(
       serverInfo: .init(name: "loupe", version: loupeVersion),
       process: .init(pid: bus.pid, name: bus.program))
   }
@@ -102,16 +115,58 @@ final class InspectorClient: RequestHandler, Sendable {
     if exiting { throw Self.exitingError }
   }
 
+  // MARK: Control (CONTRACT §16)
+
+  func handle(_ request: SendRequest, reply: TypedReply<SendRequest>) throws(ResponseError) {
+    try control(request.store, .send(action: request.action), reply: reply) { seq in .init(seq: seq) }
+  }
+
+  func handle(_ request: SetStateRequest, reply: TypedReply<SetStateRequest>) throws(ResponseError) {
+    try control(request.store, .setState(request.state), reply: reply) { seq in .init(seq: seq) }
+  }
+
+  /// Refused unless the program allows control; else carried out from a task (decoding on
+  /// it, the action or the new state on the main actor), so the reader thread never waits.
+  private func control<R: RequestType>(
+    _ store: String, _ operation: StoreControl, reply: TypedReply<R>,
+    result: @escaping @Sendable (Int?) -> R.Result
+  ) throws(ResponseError) {
+    guard allowsControl() else { throw .controlNotAllowed(R.method) }
+    guard let directory = bus.directory else {
+      throw .invalidParams(StoreControlError.unknownStore(store).description)
+    }
+    let id = reply.id
+    let exiting = state.withLock { state in
+      if state.mainActorStopped { return true }
+      let client = state.clientName
+      let task = Task { [weak self] in
+        defer { _ = self?.state.withLock { $0.controls.removeValue(forKey: id) } }
+        do throws(StoreControlError) {
+          reply(result(try await directory.control(store, operation, client: client)))
+        } catch {
+          reply.failure(.invalidParams(error.description))
+        }
+      }
+      state.controls[id] = (task, { reply.failure($0) })
+      return false
+    }
+    if exiting { throw Self.exitingError }
+  }
+
   /// The process is exiting on the main thread, so the main actor never runs again: answer
   /// the `loupe/state` requests waiting for it, and every later one, with an error.
   func mainActorStopped() {
-    let pending = state.withLock { state in
+    let (pending, controls) = state.withLock { state in
       state.mainActorStopped = true
-      defer { state.tasks = [:] }
-      return Array(state.tasks.values)
+      defer { state.tasks = [:]; state.controls = [:] }
+      return (Array(state.tasks.values), Array(state.controls.values))
     }
     for (task, reply) in pending {
       reply.failure(Self.exitingError)
+      task.cancel()
+    }
+    for (task, fail) in controls {
+      fail(Self.exitingError)
       task.cancel()
     }
   }
@@ -124,6 +179,7 @@ final class InspectorClient: RequestHandler, Sendable {
 
   func cancelled(_ id: RequestID) {
     state.withLock { $0.tasks.removeValue(forKey: id) }?.task.cancel()
+    // A control request already under way is carried out: the action may have run.
   }
 
   func closed() {
@@ -131,7 +187,7 @@ final class InspectorClient: RequestHandler, Sendable {
     // emit takes, is left alone (500 idle connections closing at once took it 500 times).
     if state.withLock({ $0.inHub }) { hub.unsubscribe(queue) }
     let pending = state.withLock { state in
-      defer { state.tasks = [:] }
+      defer { state.tasks = [:]; state.controls = [:] }
       return Array(state.tasks.values)
     }
     for (task, _) in pending { task.cancel() }

@@ -59,6 +59,13 @@ public struct InspectorConfiguration: Sendable, Hashable {
   /// clients'. On Darwin any positive value means the *utility* quality-of-service class.
   /// `LOUPE_THREAD_NICE=N` sets it (0–19).
   public var threadNiceness: Int
+  /// Whether tools may act on the program (CONTRACT §16): send actions (`loupe/send`,
+  /// `loupe send`, the DAP's `send`, MCP's `loupe_send`) and replace a root store's state
+  /// (`loupe/setState`). Off by default: then those requests are refused with `-32004`.
+  /// `LOUPE_CONTROL=1` sets it; it is read at each request, so it can be turned on or off
+  /// while clients are connected. Only for debug builds: whoever can connect can then drive
+  /// the program (over TCP, only with the token).
+  public var allowsControl: Bool = false
 
   public init(
     historyCapacity: Int = 20_000, clientQueueCapacity: Int = 20_000, maxEventsPerNotification: Int = 256,

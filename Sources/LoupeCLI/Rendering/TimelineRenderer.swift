@@ -139,10 +139,12 @@ struct TimelineRenderer {
       case .send: break
       case .parent: text += style.dim(" (from parent)")
       case .effect: text += style.dim(e.effect.map { " (from effect \($0))" } ?? " (from an effect)")
+      case .tool: text += style.apply(.yellow, " (sent by tool \(e.client ?? "unnamed"))")
       }
       return (text + located(e.source), [])
     case .stateChanged(let e):
-      return (e.summary, ChangeLines.lines(e.changes, style: style))
+      guard e.origin == .tool else { return (e.summary, ChangeLines.lines(e.changes, style: style)) }
+      return (e.summary + style.apply(.yellow, " (state set by tool \(e.client ?? "unnamed"))"), ChangeLines.lines(e.changes, style: style))
     case .stateSnapshot(let e):
       var text = "whole state, \(Formatting.plural(e.state.jsonText.utf8.count, "byte")) of JSON"
       if e.truncated { text += style.apply(.yellow, ", truncated (a state rebuilt from it is approximate)") }

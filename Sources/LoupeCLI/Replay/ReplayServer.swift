@@ -110,6 +110,22 @@ final class ReplayServer: RequestHandler, OutgoingSource, Sendable {
     reply(try state(request))
   }
 
+  /// A recording has no program to act on: control is refused as in a program that does not
+  /// allow it, with the reason.
+  func handle(_ request: SendRequest, reply: TypedReply<SendRequest>) throws(ResponseError) {
+    throw Self.noProgram(SendRequest.method)
+  }
+
+  func handle(_ request: SetStateRequest, reply: TypedReply<SetStateRequest>) throws(ResponseError) {
+    throw Self.noProgram(SetStateRequest.method)
+  }
+
+  private static func noProgram(_ method: String) -> ResponseError {
+    ResponseError(
+      code: .controlNotAllowed,
+      message: "Control not allowed: loupe replay serves a recording, there is no program for \(method) to act on (attach to the running program instead)")
+  }
+
   func handle(_ request: MarkRequest, reply: TypedReply<MarkRequest>) {
     // The catalog's pass, outside the lock.
     let first = state.withLock { $0.nextSeq } == nil ? catalog.lastSeq + 1 : 0

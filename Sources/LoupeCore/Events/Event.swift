@@ -164,6 +164,8 @@ public struct ActionReceived: Sendable, Hashable {
     case effect
     /// Routed from the parent store's reducer into a scoped child.
     case parent
+    /// Sent by a tool through `loupe/send` (CONTRACT §16); `client` names it.
+    case tool
   }
   public var store: String
   /// The action's label, e.g. `PageFeature.Action.timerTicked`.
@@ -181,9 +183,12 @@ public struct ActionReceived: Sendable, Hashable {
   /// (`.rows(.element(id: 1, action: .startTapped))`); `nil` when it has none, and in traces
   /// written before shapes.
   public var shape: ValueShape?
+  /// The name of the client that sent it (its `initialize` `clientInfo.name`), when `origin`
+  /// is `.tool`.
+  public var client: String?
   public init(
     store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil, source: CodeLocation? = nil,
-    shape: ValueShape? = nil
+    shape: ValueShape? = nil, client: String? = nil
   ) {
     self.store = store
     self.action = action
@@ -192,6 +197,7 @@ public struct ActionReceived: Sendable, Hashable {
     self.effect = effect
     self.source = source
     self.shape = shape
+    self.client = client
   }
 }
 
@@ -248,11 +254,21 @@ public struct StateChanged: Sendable, Hashable {
   public var changes: [Change]
   /// A `_printChanges()`-style line: `PageFeature#2: _count changed.`
   public var summary: String
-  public init(store: String, cause: Int, changes: [Change], summary: String) {
+  /// `.tool` when a tool replaced the state (`loupe/setState`, CONTRACT §16): then `cause` is
+  /// the seq of the `mark` that names it, and `client` the tool's name. `nil` for a change an
+  /// action caused.
+  public var origin: ActionReceived.Origin?
+  public var client: String?
+  public init(
+    store: String, cause: Int, changes: [Change], summary: String, origin: ActionReceived.Origin? = nil,
+    client: String? = nil
+  ) {
     self.store = store
     self.cause = cause
     self.changes = changes
     self.summary = summary
+    self.origin = origin
+    self.client = client
   }
 }
 

@@ -60,7 +60,7 @@ extension Event.Payload {
         ActionReceived(
           store: try f.string("store"), action: try f.string("action"), value: f.object["value"] ?? .null,
           origin: try f.enumeration("origin"), effect: try f.optionalInt("effect"), source: try f.source(),
-          shape: try f.shape("shape")))
+          shape: try f.shape("shape"), client: try f.optionalString("client")))
     case StateChanged.kind:
       guard let changes = f.object["changes"]?.arrayValue else {
         throw f.error("changes", expected: "an array")
@@ -79,7 +79,10 @@ extension Event.Payload {
             oldShape: try cf.shape("oldShape"), newShape: try cf.shape("newShape")))
       }
       self = .stateChanged(
-        StateChanged(store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary")))
+        StateChanged(
+          store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary"),
+          origin: f.object["origin"] == nil ? nil : try f.enumeration("origin") as ActionReceived.Origin,
+          client: try f.optionalString("client")))
     case StateSnapshot.kind:
       guard let state = f.object["state"] else { throw f.error("state", expected: "a JSON value") }
       let truncated: Bool

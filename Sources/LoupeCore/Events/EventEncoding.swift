@@ -37,6 +37,7 @@ extension Event {
       if let effect = e.effect { w.key("effect"); w.int(effect) }
       w.source(e.source)
       if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
+      if let client = e.client { w.key("client"); w.string(client) }
     case .stateChanged(let e):
       w.key("store"); w.string(e.store)
       w.key("cause"); w.int(e.cause)
@@ -45,6 +46,8 @@ extension Event {
       for change in e.changes { change.encode(into: &w) }
       w.endArray()
       w.key("summary"); w.string(e.summary)
+      if let origin = e.origin { w.key("origin"); w.string(origin.rawValue) }
+      if let client = e.client { w.key("client"); w.string(client) }
     case .stateSnapshot(let e):
       w.key("store"); w.string(e.store)
       w.key("cause")

@@ -19,6 +19,10 @@ struct Renderer {
   /// Whether ``LoupeRedacted`` values render as what they hold (only to learn their texts,
   /// see ``RedactedTexts``).
   var revealsRedacted = false
+  /// Whether ``LoupeRedacted`` values render as what they hold, otherwise as usual (only for a
+  /// tool's `setState`, to put redacted values back; see
+  /// ``ValueRenderer/renderRevealingRedacted(_:at:options:)``).
+  var rendersRedactedTypes = false
   /// Whether to note the root value's case (``rootCase``).
   var notesRootCase = false
   /// The type and case name of the root value, when it is an enum rendered as itself (no
@@ -79,7 +83,7 @@ struct Renderer {
         continue
       }
       if let renderBuiltin = info.renderBuiltin { return renderBuiltin(value, &self) }
-      if info.isRedacted && !revealsRedacted { return redacted(value) }
+      if info.isRedacted && !revealsRedacted && !rendersRedactedTypes { return redacted(value) }
       if info.isCustom, substitutions < 16 {
         value = (value as! any CustomLoupeRepresentable).customLoupeValue
         substitutions += 1

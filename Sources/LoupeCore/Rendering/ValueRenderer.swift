@@ -28,6 +28,19 @@ public enum ValueRenderer {
     return renderer.render(value)
   }
 
+  /// Renders `value` like ``render(_:at:options:)`` with nothing redacted: no path globs,
+  /// ``LoupeRedacted`` values as what they hold, nothing noted in a ledger. Only for a tool's
+  /// `loupe/setState` (CONTRACT §16), which keeps the current values at redacted paths: this
+  /// rendering is decoded in the program and never leaves it.
+  package static func renderRevealingRedacted(_ value: Any, at path: StatePath, options: RenderOptions) -> JSON {
+    var revealing = options
+    revealing.redactedPaths = []
+    revealing.redactedTexts = nil
+    var renderer = Renderer(options: revealing, at: path)
+    renderer.rendersRedactedTypes = true
+    return renderer.render(value)
+  }
+
   /// Renders `value` like ``render(_:at:options:)`` and says where its enum cases and tuples
   /// are, so a reader can print it as Swift (`.loading(progress: 0.5)`, not
   /// `{loading: {progress: 0.5}}`). The shape is empty when there are none.

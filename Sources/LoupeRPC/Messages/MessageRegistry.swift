@@ -8,6 +8,8 @@ public enum MessageRegistry {
     StoresRequest.self,
     StateRequest.self,
     MarkRequest.self,
+    SendRequest.self,
+    SetStateRequest.self,
     ShutdownRequest.self,
   ]
 

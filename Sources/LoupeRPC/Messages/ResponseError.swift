@@ -40,6 +40,10 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A TCP client's first message was not `initialize` with the program's token
     /// (CONTRACT §14); the connection is closed after this answer.
     public static let unauthorized = Code(rawValue: -32003)
+    /// A control method (`loupe/send`, `loupe/setState`, CONTRACT §16) and the program does
+    /// not allow control: it is off unless `LOUPE_CONTROL=1` (or
+    /// `Inspector.configuration.allowsControl`) is set.
+    public static let controlNotAllowed = Code(rawValue: -32004)
     /// The request was cancelled by `$/cancelRequest` before it completed.
     public static let requestCancelled = Code(rawValue: -32800)
 
@@ -59,6 +63,13 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
   public static let unauthorized = ResponseError(
     code: .unauthorized,
     message: "Unauthorized: over TCP the first message must be 'initialize' with params.token (the program's LOUPE_TOKEN, or the token it printed)")
+
+  /// The answer to a control method in a program that does not allow control.
+  public static func controlNotAllowed(_ method: String) -> ResponseError {
+    .init(
+      code: .controlNotAllowed,
+      message: "Control not allowed: \(method) acts on the program, which it allows only when started with LOUPE_CONTROL=1 (or Inspector.shared.configuration.allowsControl = true)")
+  }
 
   public var description: String { "\(message) (\(code.rawValue))" }
 

@@ -26,6 +26,12 @@ enum RequestDispatch {
     route(MarkRequest.self) { handler, request, reply throws(ResponseError) in
       try handler.handle(request, reply: reply)
     },
+    route(SendRequest.self) { handler, request, reply throws(ResponseError) in
+      try handler.handle(request, reply: reply)
+    },
+    route(SetStateRequest.self) { handler, request, reply throws(ResponseError) in
+      try handler.handle(request, reply: reply)
+    },
   ])
 
   /// The methods routed to a ``RequestHandler``.

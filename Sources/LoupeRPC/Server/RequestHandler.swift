@@ -45,6 +45,9 @@ public protocol RequestHandler: ServerHandler {
   func handle(_ request: StoresRequest, reply: TypedReply<StoresRequest>) throws(ResponseError)
   func handle(_ request: StateRequest, reply: TypedReply<StateRequest>) throws(ResponseError)
   func handle(_ request: MarkRequest, reply: TypedReply<MarkRequest>) throws(ResponseError)
+  /// Control (CONTRACT §16): a server that cannot act on a program answers `-32004`.
+  func handle(_ request: SendRequest, reply: TypedReply<SendRequest>) throws(ResponseError)
+  func handle(_ request: SetStateRequest, reply: TypedReply<SetStateRequest>) throws(ResponseError)
 }
 
 extension RequestHandler {

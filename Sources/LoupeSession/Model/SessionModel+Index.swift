@@ -14,7 +14,7 @@ extension SessionModel {
       switch e.origin {
       case .effect: cause = e.effect.flatMap { effectLives[$0]?.started }
       case .parent: cause = parentAction(of: e.store)
-      case .send: cause = nil
+      case .send, .tool: cause = nil
       }
     case .stateChanged:
       kind = .change

@@ -9,9 +9,13 @@ import LoupeCore
 final class LiveStoreDirectory: StoreDirectory {
   typealias StateReader = @MainActor @Sendable (StatePath?) -> Result<JSON, StateQueryError>
 
+  /// The `Store` a tool acts on, while the program has one for the node.
+  typealias ControlTarget = @MainActor @Sendable () -> (any ToolControllable)?
+
   private struct Entry {
     let info: StoreInfo
     let reader: StateReader
+    let target: ControlTarget
   }
 
   private struct State {
@@ -67,8 +71,8 @@ final class LiveStoreDirectory: StoreDirectory {
     }
   }
 
-  func add(_ info: StoreInfo, reader: @escaping StateReader) {
-    state.withLock { $0.entries.append(Entry(info: info, reader: reader)) }
+  func add(_ info: StoreInfo, reader: @escaping StateReader, target: @escaping ControlTarget) {
+    state.withLock { $0.entries.append(Entry(info: info, reader: reader, target: target)) }
   }
 
   func remove(id: String, identity: String) {
@@ -92,6 +96,55 @@ final class LiveStoreDirectory: StoreDirectory {
     let result = await MainActor.run { reader(path) }
     let json = try result.get()
     return (bus?.lastSeq ?? 0, json)
+  }
+}
+
+extension LiveStoreDirectory {
+  /// A tool's `loupe/send` or `loupe/setState` (CONTRACT §16): the value is decoded on the
+  /// caller's thread, so the main actor only runs the action or takes the state.
+  func control(_ store: String, _ operation: StoreControl, client: String) async throws(StoreControlError) -> Int? {
+    guard let target = entryTarget(store) else { throw .unknownStore(store) }
+    let found = await MainActor.run { target().map { UncheckedSendable(type(of: $0) as any ToolControllable.Type) } }
+    guard let type = found?.value else {
+      throw .notControllable(
+        "'\(store)' has no Store object in the program (the program never scoped a store to it, or it has ended): send to its parent store an action that reaches it")
+    }
+    switch operation {
+    case .send(let json):
+      let action = try type.decodeAction(json)
+      return try await MainActor.run { () -> Result<Int?, StoreControlError> in
+        guard let live = target() else { return .failure(.unknownStore(store)) }
+        return .success(live.sendFromTool(action, client: client))
+      }.get()
+    case .setState(let json):
+      // Redacted values come back from the program's state, on its thread.
+      var incoming = json
+      if bus?.renderOptions.redactedPaths.isEmpty == false || Self.holdsRedactedMarker(json) {
+        incoming = await MainActor.run { target()?.restoringRedactedValues(in: json) } ?? json
+      }
+      let state = try type.decodeState(incoming)
+      return try await MainActor.run { () -> Result<Int?, StoreControlError> in
+        guard let live = target() else { return .failure(.unknownStore(store)) }
+        do throws(StoreControlError) {
+          return .success(try live.setStateFromTool(state, client: client))
+        } catch {
+          return .failure(error)
+        }
+      }.get()
+    }
+  }
+
+  private func entryTarget(_ store: String) -> ControlTarget? {
+    state.withLock { $0.entries.last { $0.info.id == store }?.target }
+  }
+
+  private static func holdsRedactedMarker(_ json: JSON) -> Bool {
+    switch json {
+    case .string(let text): text == RenderMarker.redacted
+    case .array(let elements): elements.contains(where: holdsRedactedMarker)
+    case .object(let object): object.contains { holdsRedactedMarker($0.value) }
+    default: false
+    }
   }
 }
 

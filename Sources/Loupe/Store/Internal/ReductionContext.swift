@@ -25,6 +25,9 @@ final class ReductionContext {
   let entrySource: CodeLocation?
   nonisolated let active: Bool
   let options: RenderOptions
+  /// The tool that replaced the state (`loupe/setState`): its `state.changed` events have
+  /// origin `tool` and its name.
+  var toolClient: String?
 
   /// The store node each nested reducer runs for below the root; `nil` when a scope has no
   /// node.

@@ -20,6 +20,20 @@ class RuntimeBase {
   var snapshots = SnapshotSchedule()
   /// The root's last `state.changed` summary, reused while its actions change the same fields.
   var rootSummaries = ChangeSummary.LineCache()
+  /// While a tool's action is sent (``sendingAsTool(_:_:)``): the tool's name.
+  var toolClient: String?
+  /// The `action.received` seq of the last action a tool sent.
+  var lastToolSeq: Int?
+
+  /// Runs `send` (which sends one action) as a tool's send: its `action.received` has origin
+  /// `tool` and the client's name. Returns that event's seq (`nil` when none was emitted).
+  func sendingAsTool(_ client: String, _ send: () -> Void) -> Int? {
+    toolClient = client
+    lastToolSeq = nil
+    defer { toolClient = nil }
+    send()
+    return lastToolSeq
+  }
 
   init(bus: EventBus, clock: AnyClock, cancellation: CancellationScope, dependencies: DependencyValues?) {
     StoreSession.startInspectorIfNeeded()
@@ -68,6 +82,9 @@ class RuntimeBase {
     directory.add(info) { [weak self, weak node] path in
       guard let self, let node, node.isAlive else { return .failure(.unknownStore(storeID)) }
       return self.renderState(of: node, at: path)
+    } target: { [weak node] in
+      guard let node, node.isAlive else { return nil }
+      return node.scopedStore as? any ToolControllable
     }
   }
 

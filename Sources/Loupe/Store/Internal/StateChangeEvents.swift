@@ -20,7 +20,8 @@ extension RuntimeBase {
       bus.emit(.stateChanged(StateChanged(
         store: root.id, cause: context.cause(for: root), changes: changes,
         summary: ChangeSummary.line(
-          store: root.id, firstComponents: firsts, newIdentity: root.isNewIdentity, cache: &rootSummaries))))
+          store: root.id, firstComponents: firsts, newIdentity: root.isNewIdentity, cache: &rootSummaries),
+        origin: context.toolClient == nil ? nil : .tool, client: context.toolClient)))
       return bytes
     }
     // The differ hands each change's path over as components too: nothing is parsed back.
@@ -45,7 +46,8 @@ extension RuntimeBase {
           ChangeSummary.line(store: node.id, changes: group.changes, newIdentity: node.isNewIdentity)
         }
       bus.emit(.stateChanged(StateChanged(
-        store: node.id, cause: context.cause(for: node), changes: group.changes, summary: summary)))
+        store: node.id, cause: context.cause(for: node), changes: group.changes, summary: summary,
+        origin: context.toolClient == nil ? nil : .tool, client: context.toolClient)))
     }
     return bytes
   }

@@ -28,6 +28,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     /// The action at the entry store's level, when it is not the root (and a sink is attached).
     let label: Any?
     let origin: ActionReceived.Origin
+    /// The tool's name, for origin `tool`.
+    var client: String? = nil
     /// Where it was sent from: the `send` call, or the line that created the effect.
     let source: CodeLocation?
     let record: EffectRecord?
@@ -83,7 +85,14 @@ final class StoreRuntime<State, Action>: RuntimeBase {
   /// Sends `action` (a root action) on behalf of `entry`, the store it was sent to.
   func send(_ action: Action, entry: StoreNode, label: Any?, source: CodeLocation?) -> EffectCollector {
     let collector = EffectCollector()
-    enqueue(Pending(action: action, entry: entry, label: label, origin: .send, source: source, record: nil, collector: collector))
+    var pending = Pending(action: action, entry: entry, label: label, origin: .send, source: source, record: nil, collector: collector)
+    if let client = toolClient {
+      // Only the send the tool asked for: a send made while it is processed is the program's.
+      toolClient = nil
+      pending = Pending(action: action, entry: entry, label: label, origin: .tool, source: nil, record: nil, collector: collector)
+      pending.client = client
+    }
+    enqueue(pending)
     return collector
   }
 
@@ -109,6 +118,11 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     isProcessing = true
     defer { isProcessing = false }
     process(pending)
+    processQueued()
+  }
+
+  /// Processes the actions queued while one was processed, in order.
+  private func processQueued() {
     guard !queue.isEmpty else { return }
     var index = 0
     while index < queue.count {
@@ -140,7 +154,8 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       entrySeq = bus.emit(.actionReceived(ActionReceived(
         store: pending.entry.id, action: actionLabel, value: value,
         origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source,
-        shape: shape.nonEmpty)))
+        shape: shape.nonEmpty, client: pending.client)))
+      if pending.origin == .tool { lastToolSeq = entrySeq }
     }
     let context = ReductionContext(
       runtime: self, entry: pending.entry, entrySeq: entrySeq, entrySource: source, active: active, options: options)
@@ -154,7 +169,7 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     }
     context.close()
     if let actionObserver, let oldState {
-      actionObserver(pending.action, pending.origin == .send, oldState, state)
+      actionObserver(pending.action, pending.origin == .send || pending.origin == .tool, oldState, state)
     }
 
     var newNodes: [StoreNode] = []
@@ -177,6 +192,50 @@ final class StoreRuntime<State, Action>: RuntimeBase {
     if !subscribers.isEmpty {
       for subscriber in subscribers { subscriber.notify(oldState, state, context) }
     }
+  }
+
+  // MARK: A tool's state
+
+  /// Replaces the state with `newState` for a tool (`loupe/setState`, CONTRACT §16), as an
+  /// action that sets it would: a `mark` names it (`setState App#1 by NAME`), then scoped
+  /// children are reconciled (identities, effects of ended ones cancelled), one `state.changed`
+  /// per store with changes (origin `tool`, `cause` the mark), and subscribers (derived values,
+  /// observation) are told. No reducer runs and no effect starts. Returns the mark's seq.
+  func replaceState(with newState: State, client: String) -> Int? {
+    guard !isInvalidated, !isProcessing else { return nil }
+    isProcessing = true
+    defer { isProcessing = false }
+    defer { processQueued() }
+    let active = bus.isActive
+    let options = active ? bus.renderOptions : .default
+    var markSeq = 0
+    if active {
+      snapshotIfMissed()
+      markSeq = bus.emit(.mark(Mark(label: "setState \(root.id) by \(client)")))
+    }
+    let context = ReductionContext(runtime: self, entry: root, entrySeq: markSeq, entrySource: nil, active: active, options: options)
+    context.toolClient = client
+    let oldState = state
+    state = newState
+    context.close()
+    var newNodes: [StoreNode] = []
+    if hasScopeOperators {
+      let walker = ChildWalker(runtime: self, isInitial: false, active: active, options: options, oldRootState: { oldState })
+      reducer.walkChildren(of: state, walker: walker)
+      newNodes = walker.newNodes
+      let by = active ? EffectCancelled.Source(store: root.id, cause: markSeq, source: nil) : nil
+      apply(walker.steps, active: active, by: by)
+    }
+    if active {
+      let bytes = emitStateChanges(from: oldState, to: state, context: context, newNodes: newNodes)
+      countForSnapshot(action: markSeq, bytes: bytes)
+    }
+    for node in newNodes {
+      node.isNewIdentity = false
+      node.identityChanges = []
+    }
+    for subscriber in subscribers { subscriber.notify(oldState, state, context) }
+    return active ? markSeq : nil
   }
 
   // MARK: Subscribers
