@@ -135,10 +135,41 @@ package struct ActionReplay: Sendable {
 
   /// Where `actual` first differs from `expected` (in the order of the paths of a diff), or
   /// `nil` when they are equal.
-  /// A redacted value in the recording (`"<redacted>"`) matches whatever is there now.
+  /// A redacted value in the recording (`"<redacted>"`) matches whatever is there now. An
+  /// element of an array whose elements have an `id` is named by it (`todos[id: 9]`), as in
+  /// `state.changed`, not by its position.
   package static func firstDifference(expected: JSON, actual: JSON) -> Change? {
-    guard expected != actual else { return nil }
-    return JSONDiff.diff(expected, masked(actual, like: expected)).first
+    guard expected != actual, var change = JSONDiff.diff(expected, masked(actual, like: expected)).first else { return nil }
+    if let path = try? StatePath(parsing: change.path) { change.path = identified(path, in: expected).description }
+    return change
+  }
+
+  /// `path` with each position of an element that has an `id` in `json` replaced by that id.
+  private static func identified(_ path: StatePath, in json: JSON) -> StatePath {
+    var current: JSON? = json
+    var components: [StatePath.Component] = []
+    for component in path.components {
+      switch (component, current) {
+      case (.index(let index), .array(let elements)?) where elements.indices.contains(index):
+        let element = elements[index]
+        if case .object(let object) = element, let id = object["id"] {
+          components.append(.id(id))
+        } else {
+          components.append(component)
+        }
+        current = element
+      case (.field(let name), .object(let object)?):
+        components.append(component)
+        current = object[name]
+      case (.key(let key), .object(let object)?):
+        components.append(component)
+        current = object[key]
+      default:
+        components.append(component)
+        current = nil
+      }
+    }
+    return StatePath(components)
   }
 
   /// `actual` with `"<redacted>"` wherever `expected` has it.
