@@ -124,6 +124,19 @@ struct ReplayActionsCommand: Command {
           await connection.close()
           return 1
         }
+        // When the program's effects did exactly what the recording's did, the state they
+        // left must be the recording's too (with more, a timer ticked again: not comparable).
+        if ActionReplay.EffectWork(live.model, from: replayStart) == wanted, let before = step.before,
+          let now = live.model.state(of: step.root, at: live.model.count - 1),
+          let difference = ActionReplay.firstDifference(expected: before.value, actual: now.value)
+        {
+          context.stdout.line(
+            style.apply(.red, "The program's state differs from the recording's before #\(step.seq) \(step.action)")
+              + " (action \(number + 1) of \(replay.steps.count)), after what its effects did since the previous action:")
+          context.stdout.line("  \(step.root) \(ActionReplay.describe(difference))")
+          await connection.close()
+          return 1
+        }
       }
       let result = try await connection.send(SendRequest(store: step.store, action: step.value))
       guard let seq = result.seq, let through = result.through else {

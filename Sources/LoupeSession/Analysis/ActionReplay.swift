@@ -23,6 +23,9 @@ package struct ActionReplay: Sendable {
     package var value: JSON
     /// The root store's state right after the action, in the recording.
     package var expected: RebuiltState?
+    /// The root store's state right before the action (what effects had done since the
+    /// previous one included), in the recording.
+    package var before: RebuiltState?
     /// The `seq` the expected state was taken at.
     package var expectedSeq: Int
     /// When the action was received, in milliseconds since the session started.
@@ -87,7 +90,8 @@ package struct ActionReplay: Sendable {
       let settled = Self.settledPosition(after: position, in: model)
       steps.append(Step(
         seq: seq, store: received.store, root: root, action: received.action, value: received.value,
-        expected: model.state(of: root, at: settled), expectedSeq: model.seq(at: settled), time: event.time))
+        expected: model.state(of: root, at: settled), before: position > 0 ? model.state(of: root, at: position - 1) : nil,
+        expectedSeq: model.seq(at: settled), time: event.time))
     }
     self.steps = steps
     self.initialStates = initial

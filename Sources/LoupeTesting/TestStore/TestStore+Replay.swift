@@ -20,10 +20,9 @@ extension TestStore where Action: Decodable {
   /// "Decoding the rendered form"). Between two actions the test clock advances by the time
   /// that passed between them in the recording, so effects answer as they did; what effects
   /// send is received without assertions (the replay runs with ``exhaustivity`` off, and puts
-  /// it back after). After each action, this store's state, rendered, must equal the
-  /// recording's state of its root store right after that action (CONTRACT §10), where
-  /// `"<redacted>"` in the recording matches anything. The state before the first action must
-  /// equal the recording's too.
+  /// it back after). Before each action (once the clock has advanced) and after it, this
+  /// store's state, rendered, must equal the recording's state of its root store at that
+  /// moment (CONTRACT §10), where `"<redacted>"` in the recording matches anything.
   ///
   /// - Parameters:
   ///   - path: The trace, absolute or relative to the test file's directory.
@@ -77,6 +76,14 @@ extension TestStore where Action: Decodable {
         await clock.advance(by: .microseconds(Int64(((step.time - previousTime) * 1000).rounded())))
       }
       previousTime = step.time
+      // What effects did since the previous action (on the test clock, exactly).
+      if number > 0, let before = step.before,
+        let difference = ActionReplay.firstDifference(expected: before.value, actual: ValueRenderer.render(store.state))
+      {
+        return FailureReporter.fail(
+          "Replaying \(path): before #\(step.seq) \(step.action) (action \(number + 1) of \(steps.count)), after what effects did since the previous action, the state differs from the recording's (at #\(step.seq - 1)):\n  \(ActionReplay.describe(difference))",
+          at: site)
+      }
       let action: Action
       do {
         action = try RenderedDecoder().decode(Action.self, from: step.value)
