@@ -223,7 +223,13 @@ class TraceTests(unittest.TestCase):
         state = [s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"] if s["name"] == "State"][0]
         rows = {v["name"]: v for v in a.ok("variables", {"variablesReference": state["variablesReference"]})["variables"]}
         self.assertEqual(rows["theme"]["value"], ".light")
+        # Previews of containers read as Swift too (issue 33 #14), not JSON.
+        self.assertEqual((rows["settings"]["value"], rows["detail"]["value"]), ("{fontSize: 12, sound: true}", "nil"))
         pages = a.ok("variables", {"variablesReference": rows["pages"]["variablesReference"]})["variables"]
+        self.assertEqual(
+            [p["value"] for p in pages],
+            ['{id: 1, title: "One", count: 0, isVisible: false, mode: .idle}',
+             '{id: 2, title: "Two", count: 0, isVisible: false, mode: .playing(speed: 2, since: 1.5)}'])
         second = {v["name"]: v for v in a.ok("variables", {"variablesReference": pages[1]["variablesReference"]})["variables"]}
         self.assertEqual((second["mode"]["value"], second["mode"]["evaluateName"]), (".playing(speed: 2, since: 1.5)", "pages[id: 2].mode"))
         first = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": pages[0]["variablesReference"]})["variables"]}

@@ -75,6 +75,7 @@ actor DAPSession {
   }
 
   var isFinished: Bool { phase == .finished }
+  var isOpen: Bool { phase == .open }
 
   /// Answers one request (or sends its error response).
   func handle(_ request: DAPRequest) async {

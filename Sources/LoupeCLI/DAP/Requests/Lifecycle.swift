@@ -239,9 +239,14 @@ extension DAPSession {
       let reason = await client.waitUntilClosed()
       var status = program?.exitStatus
       if let program, status == nil {
-        // A program that closed its end is ending; one whose connection failed otherwise
-        // cannot be debugged any more, and loupe launched it: it is ended.
-        status = reason == .endOfInput ? await program.waitForExit() : await program.stop().status
+        switch reason {
+        case .endOfInput:  // the program closed its end: it is ending
+          status = await program.waitForExit()
+        case .closedLocally:  // `disconnect` or the editor's end decided what becomes of it
+          break
+        default:  // it cannot be debugged any more, and loupe launched it: it is ended
+          status = await self?.isOpen == true ? await program.stop().status : nil
+        }
       }
       await self?.liveEnded(status: status, reason: reason)
     }
