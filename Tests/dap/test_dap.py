@@ -402,6 +402,25 @@ class LiveTests(unittest.TestCase):
         os.kill(pid, 0)  # still there after loupe dap ended
         self.assertTrue(wait_gone(pid, 60), "the program did not end by itself")
 
+    def test_a_burst_is_shown_in_part_and_every_event_counted(self):
+        # Issue 33 #16: 6,000 events at once get at most 100 console lines a second, and lines
+        # counting the rest; at a stop, the lines shown and the lines counted add up to the
+        # events before it, however fast the adapter was.
+        a, pid = self.launch(args=["probe", "--burst", "3000", "--hold", "--seconds", "30"], stopOnEntry=False)
+        a.ok("configurationDone")
+        a.event("output", timeout=120, where=lambda body: "probe: burst-done" in body.get("output", ""))
+        a.ok("pause", {"threadId": 1})
+        stop = a.event("stopped")
+        last = int(re.match(r"#(\d+) ", stop["text"]).group(1))
+        console = [raw["body"]["output"] for raw in a.all_messages if raw.get("event") == "output" and raw["body"].get("category", "console") == "console"]
+        counted = [int(m.group(1).replace(",", "")) for m in (re.match(r"… ([\d,]+) events? not shown in the console", line) for line in console) if m]
+        self.assertTrue(counted, "no line says how many events were left out")
+        self.assertLess(len(console) - len(counted), 1_000)
+        self.assertEqual(len(console) - len(counted) + sum(counted), last)
+        a.ok("disconnect")
+        a.close(closing_input=False)
+        self.assertTrue(wait_gone(pid))
+
     def attach_stop_and_leave(self, program, arguments):
         """Attach, stop at the first event, disconnect: the program runs on."""
         a = Adapter()

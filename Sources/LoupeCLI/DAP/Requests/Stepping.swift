@@ -193,6 +193,7 @@ extension DAPSession {
     let event = model.event(at: index)
     let focus = event.store.map { threads.id(for: $0) } ?? thread ?? DAPThreads.sessionThread
     report(upTo: index + 1)
+    writeLeftOut()  // the console accounts for every event up to the stop
     stop = StopPoint(index: index, thread: focus)
     pendingStep = nil
     references.reset()
