@@ -223,7 +223,13 @@ class TraceTests(unittest.TestCase):
         state = [s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"] if s["name"] == "State"][0]
         rows = {v["name"]: v for v in a.ok("variables", {"variablesReference": state["variablesReference"]})["variables"]}
         self.assertEqual(rows["theme"]["value"], ".light")
+        # Previews of containers read as Swift too (issue 33 #14), not JSON.
+        self.assertEqual((rows["settings"]["value"], rows["detail"]["value"]), ("{fontSize: 12, sound: true}", "nil"))
         pages = a.ok("variables", {"variablesReference": rows["pages"]["variablesReference"]})["variables"]
+        self.assertEqual(
+            [p["value"] for p in pages],
+            ['{id: 1, title: "One", count: 0, isVisible: false, mode: .idle}',
+             '{id: 2, title: "Two", count: 0, isVisible: false, mode: .playing(speed: 2, since: 1.5)}'])
         second = {v["name"]: v for v in a.ok("variables", {"variablesReference": pages[1]["variablesReference"]})["variables"]}
         self.assertEqual((second["mode"]["value"], second["mode"]["evaluateName"]), (".playing(speed: 2, since: 1.5)", "pages[id: 2].mode"))
         first = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": pages[0]["variablesReference"]})["variables"]}
@@ -395,6 +401,25 @@ class LiveTests(unittest.TestCase):
         a.close()
         os.kill(pid, 0)  # still there after loupe dap ended
         self.assertTrue(wait_gone(pid, 60), "the program did not end by itself")
+
+    def test_a_burst_is_shown_in_part_and_every_event_counted(self):
+        # Issue 33 #16: 6,000 events at once get at most 100 console lines a second, and lines
+        # counting the rest; at a stop, the lines shown and the lines counted add up to the
+        # events before it, however fast the adapter was.
+        a, pid = self.launch(args=["probe", "--burst", "3000", "--hold", "--seconds", "30"], stopOnEntry=False)
+        a.ok("configurationDone")
+        a.event("output", timeout=120, where=lambda body: "probe: burst-done" in body.get("output", ""))
+        a.ok("pause", {"threadId": 1})
+        stop = a.event("stopped")
+        last = int(re.match(r"#(\d+) ", stop["text"]).group(1))
+        console = [raw["body"]["output"] for raw in a.all_messages if raw.get("event") == "output" and raw["body"].get("category", "console") == "console"]
+        counted = [int(m.group(1).replace(",", "")) for m in (re.match(r"… ([\d,]+) events? not shown in the console", line) for line in console) if m]
+        self.assertTrue(counted, "no line says how many events were left out")
+        self.assertLess(len(console) - len(counted), 1_000)
+        self.assertEqual(len(console) - len(counted) + sum(counted), last)
+        a.ok("disconnect")
+        a.close(closing_input=False)
+        self.assertTrue(wait_gone(pid))
 
     def attach_stop_and_leave(self, program, arguments):
         """Attach, stop at the first event, disconnect: the program runs on."""

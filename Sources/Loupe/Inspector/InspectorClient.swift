@@ -87,7 +87,7 @@ final class InspectorClient: RequestHandler, Sendable {
       let (log, kept) = hub.history
       switch HistoryState(log: log, kept: kept).state(of: request.store, at: at, path: path) {
       case .success(let state):
-        reply(.init(store: request.store, seq: at, state: state.value, approximate: state.approximate))
+        reply(.init(store: request.store, seq: at, state: state.value, approximate: state.approximate, shape: state.shape))
         return
       case .failure(let failure):
         throw .invalidParams(failure.description)
@@ -103,8 +103,8 @@ final class InspectorClient: RequestHandler, Sendable {
       let task = Task { [weak self] in
         defer { _ = self?.state.withLock { $0.tasks.removeValue(forKey: id) } }
         do throws(StateQueryError) {
-          let (seq, state) = try await directory.state(of: request.store, path: path)
-          reply(.init(store: request.store, seq: seq, state: state))
+          let (seq, state, shape) = try await directory.state(of: request.store, path: path)
+          reply(.init(store: request.store, seq: seq, state: state, shape: shape))
         } catch {
           reply.failure(.invalidParams(error.description))
         }

@@ -46,17 +46,32 @@ struct DAPCommand: Command {
     }
     let channel = DAPChannel { [weak connection] body in connection?.send(body: body) }
     let server = DAPServer(channel: channel, environment: context.environment)
-    let closed = AsyncStream<Void>.makeStream()
+    let closed = AsyncStream<Connection.CloseReason>.makeStream()
     connection.start(
       onFrame: { body in server.receive(body) }, onEndOfInput: { server.inputEnded() },
-      onClose: { _ in
+      onClose: { reason in
         server.inputEnded()
+        closed.continuation.yield(reason)
         closed.continuation.finish()
       })
     await server.run()
     // Everything answered: write what is queued, then close.
     connection.finish()
-    for await _ in closed.stream {}
-    return ExitStatus.success
+    var reason = Connection.CloseReason.closedLocally
+    for await why in closed.stream { reason = why }
+    return Self.exitStatus(after: reason, stderr: context.stderr)
+  }
+
+  /// A connection to the editor that failed (it stopped reading and too much piled up, a write
+  /// failed, the framing broke) cannot carry the reason to the editor: the adapter's standard
+  /// error (which editors log) says it, and the status is a failure.
+  static func exitStatus(after reason: Connection.CloseReason, stderr: Output) -> Int32 {
+    switch reason {
+    case .endOfInput, .closedLocally:
+      return ExitStatus.success
+    case .outputOverflow, .peerGone, .writeFailed, .readFailed, .framingError:
+      stderr.line("loupe dap: the connection to the editor ended (\(reason)): the session ended with it.")
+      return ExitStatus.failure
+    }
   }
 }

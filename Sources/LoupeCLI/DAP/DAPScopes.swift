@@ -89,38 +89,15 @@ enum DAPScopes {
     return row
   }
 
-  /// A one-line preview: scalars as JSON, containers by their size and first members; an
-  /// enum case or a tuple, when the value's shape says it is one, as Swift
-  /// (`.loading(progress: 0.5)`).
+  /// A one-line preview, as Swift reads (protocol/values.md "Text forms", the same text `loupe
+  /// show` and `loupe state` print): `nil`, `"text"`, `{theme: "dark", mode: .playing(1.5)}`,
+  /// enum cases and tuples as the value's shape says (`.loading(progress: 0.5)`), cut to
+  /// `limit` characters with `…`; an array by its size (`[3 elements]`: its rows list them).
   static func preview(_ value: JSON?, shape: ValueShape? = nil, limit: Int = 120) -> String {
     guard let value else { return "—" }
-    if let shape, shape.enums.contains("") || shape.tuples.contains("") {
-      return ValueText.compact(value, shape: shape, maxLength: limit)
-    }
-    switch value {
-    case .array(let array):
+    if case .array(let array) = value, !(shape.map { $0.enums.contains("") || $0.tuples.contains("") } ?? false) {
       return "[\(array.count) element\(array.count == 1 ? "" : "s")]"
-    case .object(let object):
-      var text = "{"
-      for (offset, member) in object.enumerated() {
-        let piece = (offset == 0 ? "" : ", ") + member.key + ": " + shortScalar(member.value)
-        if text.count + piece.count > limit {
-          text += ", …"
-          break
-        }
-        text += piece
-      }
-      return text + "}"
-    default:
-      return Formatting.truncate(value.jsonText, limit: limit)
     }
-  }
-
-  private static func shortScalar(_ value: JSON) -> String {
-    switch value {
-    case .array(let array): "[\(array.count)]"
-    case .object: "{…}"
-    default: Formatting.truncate(value.jsonText, limit: 40)
-    }
+    return ValueText.compact(value, shape: shape, maxLength: limit)
   }
 }

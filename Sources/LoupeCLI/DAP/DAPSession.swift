@@ -58,15 +58,24 @@ actor DAPSession {
   var liveFinished = false
   /// `terminate` was asked: the program's end ends the session, stopped or not.
   var terminating = false
+  /// How many timeline lines the console gets (a bounded rate; the rest are counted).
+  var console = ConsoleLimiter()
+  /// A count of left-out console lines is due once the console has been quiet for a while.
+  var consoleSummaryScheduled = false
+  /// `terminated` (and `exited`) went out: the editor was told the session ended.
+  var terminatedSent = false
+  var exitedSent = false
   /// The client counts lines and columns from 1 unless it says otherwise.
   var linesStartAt1 = true
 
-  init(channel: DAPChannel, environment: [String: String]) {
+  init(channel: DAPChannel, environment: [String: String], console: ConsoleLimiter = ConsoleLimiter()) {
     self.channel = channel
     self.environment = environment
+    self.console = console
   }
 
   var isFinished: Bool { phase == .finished }
+  var isOpen: Bool { phase == .open }
 
   /// Answers one request (or sends its error response).
   func handle(_ request: DAPRequest) async {

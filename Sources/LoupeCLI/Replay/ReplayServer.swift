@@ -158,7 +158,7 @@ final class ReplayServer: RequestHandler, OutgoingSource, Sendable {
           let seq = try query.seq(request.at)
           _ = try query.stores(matching: Glob.literal(request.store), atSeq: seq)
           let state = try query.state(of: request.store, atSeq: seq, path: path)
-          return .success(.init(store: request.store, seq: seq, state: state.value, approximate: state.approximate))
+          return .success(.init(store: request.store, seq: seq, state: state.value, approximate: state.approximate, shape: state.shape))
         } catch {
           throw .invalidParams(error.message)
         }

@@ -43,8 +43,9 @@ public protocol StoreDirectory: AnyObject, Sendable {
   /// The live stores, parents before children. Must be callable from any thread.
   func liveStores() -> [StoreInfo]
   /// The current state of `store` (or the value at `path` in it), rendered with the session's
-  /// options, and the `seq` of the last event at the time it was read.
-  func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON)
+  /// options, the `seq` of the last event at the time it was read, and where its enum cases
+  /// and tuples are (`shape`, `nil` when there are none).
+  func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON, shape: ValueShape?)
   /// Carries out a tool's `loupe/send` or `loupe/setState` on `store` for the client named
   /// `client`, and returns the seq of the event that records it (``StoreControl``).
   func control(_ store: String, _ operation: StoreControl, client: String) async throws(StoreControlError) -> StoreControlResult

@@ -7,7 +7,7 @@ import LoupeCore
 /// private bus sees `PageFeature#1`, `i1` and its own cancel ids whatever other tests run.
 /// Thread-safe: the inspector calls it from its own threads.
 final class LiveStoreDirectory: StoreDirectory {
-  typealias StateReader = @MainActor @Sendable (StatePath?) -> Result<JSON, StateQueryError>
+  typealias StateReader = @MainActor @Sendable (StatePath?) -> Result<(json: JSON, shape: ValueShape?), StateQueryError>
 
   /// The `Store` a tool acts on, while the program has one for the node.
   typealias ControlTarget = @MainActor @Sendable () -> (any ToolControllable)?
@@ -89,13 +89,13 @@ final class LiveStoreDirectory: StoreDirectory {
     return entries.map(\.info)
   }
 
-  func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON) {
+  func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON, shape: ValueShape?) {
     guard let reader = state.withLock({ $0.entries.last { $0.info.id == store }?.reader }) else {
       throw .unknownStore(store)
     }
     let result = await MainActor.run { reader(path) }
-    let json = try result.get()
-    return (bus?.lastSeq ?? 0, json)
+    let rendered = try result.get()
+    return (bus?.lastSeq ?? 0, rendered.json, rendered.shape)
   }
 }
 

@@ -93,15 +93,15 @@ class RuntimeBase {
   }
 
   /// The node's state (or the value at `path` in it), rendered with the session's options
-  /// (redaction globs match the full state path from the root).
-  func renderState(of node: StoreNode, at path: StatePath?) -> Result<JSON, StateQueryError> {
+  /// (redaction globs match the full state path from the root), and its shape.
+  func renderState(of node: StoreNode, at path: StatePath?) -> Result<(json: JSON, shape: ValueShape?), StateQueryError> {
     guard let value = node.readState(rootStateBox) else { return .failure(.unknownStore(node.id)) }
-    let rendered = ValueRenderer.render(value, at: node.absolutePath, options: bus.renderOptions)
-    guard let path, !path.isRoot else { return .success(rendered) }
+    let (rendered, shape) = ValueRenderer.renderWithShape(value, at: node.absolutePath, options: bus.renderOptions)
+    guard let path, !path.isRoot else { return .success((rendered, shape.nonEmpty)) }
     guard let found = JSONPathLookup.value(at: path, in: rendered) else {
       return .failure(.noValueAtPath(store: node.id, path: path.description))
     }
-    return .success(found)
+    return .success((found, shape.descending(path.components)?.nonEmpty))
   }
 
   /// With `LOUPE_REDACT` paths set, renders a root store's initial state once (the rendering

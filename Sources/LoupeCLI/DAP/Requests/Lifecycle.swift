@@ -149,18 +149,23 @@ extension DAPSession {
     case .live(_, let program?, _)?:
       terminating = true
       program.terminate()  // `exited` and `terminated` follow when it has ended
-    case .live(let client, nil, _)?:
+    case .live(let client, nil, let name)?:
       try? await client.shutdown()
-      channel.event("terminated")
+      endSession("Left the program at \(name) running, as 'terminate' asked: the session ends.")
     case .trace?, nil:
-      channel.event("terminated")
+      endSession("The recording is closed, as 'terminate' asked.")
     }
   }
 
   /// The end of the editor's input, or after `disconnect`: nothing is left running that the
   /// editor launched.
   func end() async {
-    if phase != .finished, let program = target?.program {
+    if phase == .open {
+      // The editor closed its input without `disconnect` (it may still read what follows).
+      let program = target?.program
+      program?.terminate()
+      endSession("The editor closed the adapter's input: the session ends" + (program == nil ? "." : " and the program it launched is terminated."))
+    } else if phase != .finished, let program = target?.program {
       program.terminate()
     }
     target?.client?.close()
@@ -231,8 +236,19 @@ extension DAPSession {
       for await event in client.events {
         await self?.ingest(event)
       }
-      let status = await program?.waitForExit()
-      await self?.liveEnded(status: status)
+      let reason = await client.waitUntilClosed()
+      var status = program?.exitStatus
+      if let program, status == nil {
+        switch reason {
+        case .endOfInput:  // the program closed its end: it is ending
+          status = await program.waitForExit()
+        case .closedLocally:  // `disconnect` or the editor's end decided what becomes of it
+          break
+        default:  // it cannot be debugged any more, and loupe launched it: it is ended
+          status = await self?.isOpen == true ? await program.stop().status : nil
+        }
+      }
+      await self?.liveEnded(status: status, reason: reason)
     }
   }
 

@@ -178,7 +178,7 @@ extension DAPSession {
     if isLive && liveFinished {
       report(upTo: model.count)
       stop = nil
-      channel.event("terminated")
+      endSession("The view caught up with the program's last event. The session ends.")
     } else if isLive {
       report(upTo: model.count)
       stop = nil
@@ -193,6 +193,7 @@ extension DAPSession {
     let event = model.event(at: index)
     let focus = event.store.map { threads.id(for: $0) } ?? thread ?? DAPThreads.sessionThread
     report(upTo: index + 1)
+    writeLeftOut()  // the console accounts for every event up to the stop
     stop = StopPoint(index: index, thread: focus)
     pendingStep = nil
     references.reset()
@@ -204,78 +205,6 @@ extension DAPSession {
     if !hitIDs.isEmpty { body["hitBreakpointIds"] = .array(hitIDs.map(JSON.int)) }
     if isLive { body["preserveFocusHint"] = false }
     channel.event("stopped", .object(body))
-  }
-
-  /// Writes the timeline lines (`output`) and store `thread` events for the events the view has
-  /// not passed yet, up to `end` — at most ``reportLimit`` lines per move.
-  func report(upTo end: Int) {
-    guard end > reportedUpTo else { return }
-    var renderer = TimelineRenderer(style: Style(enabled: false))
-    let skipped = max(0, end - reportedUpTo - Self.reportLimit)
-    if skipped > 0 {
-      channel.output("… \(skipped) events not shown (loupe show has them all)\n")
-    }
-    for index in (reportedUpTo + skipped)..<end {
-      let event = model.event(at: index)
-      switch event.payload {
-      case .storeCreated(let e):
-        channel.event("thread", ["reason": "started", "threadId": .int(threads.id(for: e.store))])
-      case .storeDestroyed(let e):
-        channel.event("thread", ["reason": "exited", "threadId": .int(threads.id(for: e.store))])
-      default:
-        break
-      }
-      guard filter.matches(event) else { continue }
-      let text = renderer.render(event, format: .text)
-      if !text.isEmpty { channel.output(text) }
-    }
-    reportedUpTo = end
-  }
-
-  static let reportLimit = 500
-
-  // MARK: - Live
-
-  /// A live event: kept in the model; while running, it may hit a breakpoint or end a pending
-  /// step, which stops the view there.
-  func ingest(_ event: Event) {
-    model.append(event)
-    let index = model.count - 1
-    guard configured, stop == nil else { return }
-    if let pending = pendingStep {
-      var satisfied = false
-      switch pending.kind {
-      case .entry:
-        satisfied = true
-      case .nextAction(let store):
-        if case .actionReceived = event.payload, event.store == store { satisfied = true }
-      case .caused(let origin, let store):
-        satisfied = model.cause(of: index) == origin || (event.store == store && event.kind == ActionReceived.kind)
-      }
-      if satisfied {
-        stopAt(index, reason: pending.kind.isEntry ? "entry" : "step", description: nil, thread: pending.thread)
-        return
-      }
-    }
-    if let hit = breakpointHit(at: index) {
-      stopAt(index, reason: hit.reason, description: hit.description, hitIDs: hit.ids)
-    } else {
-      report(upTo: model.count)
-    }
-  }
-
-  /// The live program's connection closed. A running view ends the session; a stopped one stays
-  /// open on what was received (the console says so) until the editor continues to the end.
-  func liveEnded(status: LaunchedProgram.ExitStatus?) {
-    guard phase == .open else { return }
-    if let status {
-      channel.output("The program \(status).\n")
-      channel.event("exited", ["exitCode": .int(Int(status.shellStatus))])
-    } else {
-      channel.output("The program closed the connection.\n")
-    }
-    liveFinished = true
-    if stop == nil || terminating { channel.event("terminated") }
   }
 }
 
