@@ -39,6 +39,19 @@ async def state_of(c, session, store=PAGE):
     return (await ok(c, "loupe_state", session=session, store=store))[0]["value"]
 
 
+async def opened_with_page(c, **arguments):
+    """A session on a program whose page 4 exists: the handshake can finish before the program
+    has made its fourth store."""
+    s = (await ok(c, "loupe_open", **arguments))[0]["session"]
+
+    async def page():
+        result = await c.call_tool("loupe_state", {"session": s, "store": PAGE})
+        return None if result.is_error else result.structured_content["value"]
+
+    check(await eventually(page, lambda v: v is not None) is not None, "page 4 never appeared")
+    return s
+
+
 def annotations(tool):
     return tool.annotations.model_dump(by_alias=True, exclude_none=True)
 
@@ -61,8 +74,7 @@ async def test_control_tools_are_annotated_as_changing_the_program():
 @test
 async def test_a_launched_program_that_allows_control_is_acted_on():
     async with client() as c:
-        opened, _ = await ok(c, "loupe_open", program=EXAMPLES, args=SLOW_PAGES, env={"LOUPE_CONTROL": "1"})
-        s = opened["session"]
+        s = await opened_with_page(c, program=EXAMPLES, args=SLOW_PAGES, env={"LOUPE_CONTROL": "1"})
         check(await state_of(c, s) == {"id": 3, "count": 0, "isSelected": False}, "page 4 starts untouched")
 
         wanted = {"id": 3, "count": 77, "isSelected": True}
@@ -102,8 +114,7 @@ async def test_a_case_name_is_sent_as_loupe_shows_it():
         print("SKIP test_a_case_name_is_sent_as_loupe_shows_it: needs the real rendered-form decoder (RenderedDecoderStub.swift is the stand-in)")
         return
     async with client() as c:
-        opened, _ = await ok(c, "loupe_open", program=EXAMPLES, args=SLOW_PAGES, env={"LOUPE_CONTROL": "1"})
-        s = opened["session"]
+        s = await opened_with_page(c, program=EXAMPLES, args=SLOW_PAGES, env={"LOUPE_CONTROL": "1"})
         await ok(c, "loupe_send", session=s, store=PAGE, action="timerTicked")
         await ok(c, "loupe_send", session=s, store=PAGE, action={"selected": True})
         after = await eventually(lambda: state_of(c, s), lambda v: v["count"] == 1 and v["isSelected"])
@@ -114,8 +125,7 @@ async def test_a_case_name_is_sent_as_loupe_shows_it():
 @test
 async def test_a_program_without_LOUPE_CONTROL_refuses_and_is_unchanged():
     async with client() as c:
-        opened, _ = await ok(c, "loupe_open", program=EXAMPLES, args=SLOW_PAGES)
-        s = opened["session"]
+        s = await opened_with_page(c, program=EXAMPLES, args=SLOW_PAGES)
         text = await error(c, "loupe_send", "control-not-allowed", session=s, store=PAGE, action={"timerTicked": {}})
         check(text.startswith("Error (control-not-allowed): Control not allowed: loupe/send acts on the program, which it allows only when started with LOUPE_CONTROL=1"), text)
         check('"env": {"LOUPE_CONTROL": "1"}' in text, text)
@@ -148,7 +158,7 @@ async def test_another_client_sees_what_the_tool_did():
     try:
         check(wait_until(lambda: os.path.exists(socket_path)), "the program did not open its socket")
         async with client() as c:
-            actor = (await ok(c, "loupe_open", socket=socket_path))[0]["session"]
+            actor = await opened_with_page(c, socket=socket_path)
             watcher = (await ok(c, "loupe_open", socket=socket_path))[0]["session"]
             sent, _ = await ok(c, "loupe_send", session=actor, store=PAGE, action={"timerTicked": {}})
 
