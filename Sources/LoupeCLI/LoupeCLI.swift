@@ -11,7 +11,7 @@ public enum LoupeCLI {
 
   static let commands: [any Command.Type] = [
     AttachCommand.self, RecordCommand.self, ShowCommand.self, StateCommand.self, StatsCommand.self,
-    DoctorCommand.self, ExportCommand.self, ReplayCommand.self, DAPCommand.self, MCPCommand.self, SendCommand.self, SetStateCommand.self, DemoCommand.self,
+    DoctorCommand.self, ExportCommand.self, ReplayCommand.self, DAPCommand.self, MCPCommand.self, SendCommand.self, SetStateCommand.self, ReplayActionsCommand.self, DemoCommand.self,
   ]
 
   /// Runs `loupe` with `arguments` (without the program name) on the process's standard

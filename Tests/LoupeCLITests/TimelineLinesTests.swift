@@ -235,12 +235,14 @@ struct EventLineGenerator {
       case 4: members.append(("value", "{\"\(caseName)\":1,\"more\":2}"))
       default: members.append(("value", value()))
       }
-      members.append(("origin", "\"" + pick(["send", "send", "parent", "effect", "effect", "bogus", #"s\u0065nd"#]) + "\""))
+      members.append(("origin", "\"" + pick(["send", "send", "parent", "effect", "effect", "tool", "bogus", #"s\u0065nd"#]) + "\""))
+      if chance(10) { members.append(("client", pick([#""loupe send""#, "3", "null"]))) }
       members += optional("effect", smallInt(), wrong: "\"1\"")
       if chance(8) { members.append(("shape", pick([#"{"enums":[""],"tuples":[]}"#, "{}", #"{"enums":[],"tuples":[]}"#, "null"]))) }
       members += source()
     case "state.changed":
       members += [("cause", int()), ("summary", text())]
+      if chance(10) { members += [("origin", pick([#""tool""#, #""send""#, "1"])), ("client", pick([#""loupe set-state""#, "null"]))] }
       let count = chance(5) ? Int.random(in: 19...23, using: &random) : Int.random(in: 0...3, using: &random)
       members.append(("changes", chance(3) ? "{}" : "[" + (0..<count).map { _ in change() }.joined(separator: ",") + "]"))
     case "effect.started":

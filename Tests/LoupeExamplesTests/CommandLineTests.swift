@@ -54,7 +54,7 @@ import Testing
     #expect(
       bad.stderr == """
         Error: Invalid value 'soon' for '--seconds': expected a number of seconds (up to 3600)
-        Usage: loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation] [--todos N] [--state-log FILE]
+        Usage: loupe-examples <scenario> [--seconds N] [--once | --idle] [--speed X] [--quiet] [--shared-cancellation] [--todos N] [--mutant] [--state-log FILE]
         See 'loupe-examples --help'.
 
         """)

@@ -71,7 +71,8 @@ import Testing
     let store = Store(initialState: Board.State(), name: "Board#1", bus: session.bus) { Board() }
     let before = session.bus.lastSeq
     let answer = await session.answer(SendRequest(store: "Board#1", action: "reset"))
-    #expect(answer["result"] == ["seq": .int(before + 1)])
+    // The action and its change: what it did at once.
+    #expect(answer["result"] == ["seq": .int(before + 1), "through": .int(before + 2)])
     let action = session.events(after: before).first
     #expect(action?["kind"] == "action.received")
     #expect(action?["origin"] == "tool")

@@ -118,18 +118,20 @@ final class InspectorClient: RequestHandler, Sendable {
   // MARK: Control (CONTRACT §16)
 
   func handle(_ request: SendRequest, reply: TypedReply<SendRequest>) throws(ResponseError) {
-    try control(request.store, .send(action: request.action), reply: reply) { seq in .init(seq: seq) }
+    try control(request.store, .send(action: request.action), reply: reply) { done in
+      .init(seq: done.seq, through: done.through)
+    }
   }
 
   func handle(_ request: SetStateRequest, reply: TypedReply<SetStateRequest>) throws(ResponseError) {
-    try control(request.store, .setState(request.state), reply: reply) { seq in .init(seq: seq) }
+    try control(request.store, .setState(request.state), reply: reply) { done in .init(seq: done.seq) }
   }
 
   /// Refused unless the program allows control; else carried out from a task (decoding on
   /// it, the action or the new state on the main actor), so the reader thread never waits.
   private func control<R: RequestType>(
     _ store: String, _ operation: StoreControl, reply: TypedReply<R>,
-    result: @escaping @Sendable (Int?) -> R.Result
+    result: @escaping @Sendable (StoreControlResult) -> R.Result
   ) throws(ResponseError) {
     guard allowsControl() else { throw .controlNotAllowed(R.method) }
     guard let directory = bus.directory else {

@@ -13,10 +13,16 @@ enum EventDescription {
   static func summary(_ event: Event) -> String {
     switch event.payload {
     case .actionReceived(let e):
-      let origin = e.origin == .effect ? "effect \(e.effect.map(String.init) ?? "?")" : e.origin.rawValue
+      let origin =
+        switch e.origin {
+        case .effect: "effect \(e.effect.map(String.init) ?? "?")"
+        case .tool: "sent by tool \(e.client ?? "unnamed")"
+        case .send, .parent: e.origin.rawValue
+        }
       return "\(e.action) (\(origin))"
     case .stateChanged(let e):
-      return e.summary
+      guard e.origin == .tool else { return e.summary }
+      return e.summary + " (state set by tool \(e.client ?? "unnamed"))"
     case .stateSnapshot(let e):
       return "state snapshot of \(e.store)" + (e.truncated ? " (truncated)" : "")
     case .effectStarted(let e):

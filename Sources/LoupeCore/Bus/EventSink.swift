@@ -47,5 +47,5 @@ public protocol StoreDirectory: AnyObject, Sendable {
   func state(of store: String, path: StatePath?) async throws(StateQueryError) -> (seq: Int, state: JSON)
   /// Carries out a tool's `loupe/send` or `loupe/setState` on `store` for the client named
   /// `client`, and returns the seq of the event that records it (``StoreControl``).
-  func control(_ store: String, _ operation: StoreControl, client: String) async throws(StoreControlError) -> Int?
+  func control(_ store: String, _ operation: StoreControl, client: String) async throws(StoreControlError) -> StoreControlResult
 }

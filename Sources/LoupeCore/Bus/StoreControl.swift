@@ -28,11 +28,22 @@ public enum StoreControlError: Error, Sendable, Equatable, CustomStringConvertib
   }
 }
 
+/// What a tool's request caused: the seq of the event that records it (`action.received`, or
+/// the `mark` of a new state), and of the last event its processing emitted.
+public struct StoreControlResult: Sendable, Hashable {
+  public var seq: Int?
+  public var through: Int?
+  public init(seq: Int?, through: Int?) {
+    self.seq = seq
+    self.through = through
+  }
+}
+
 extension StoreDirectory {
   /// Directories that cannot act on stores say so.
   public func control(
     _ store: String, _ operation: StoreControl, client: String
-  ) async throws(StoreControlError) -> Int? {
+  ) async throws(StoreControlError) -> StoreControlResult {
     throw .unsupported
   }
 }

@@ -35,12 +35,17 @@ struct ExamplesCommand: Equatable {
   /// Where to write the state the scenario's stores hold after each step, with a mark in the
   /// session at that moment (what `loupe state --at` must print: ``StateLog``).
   var stateLog: String?
+  /// Create the stores and play no script: wait `seconds` for tools to act on the program.
+  var idle = false
+  /// `todos` only: a deliberately changed reducer (renames upper-case the title), for trying
+  /// `loupe replay-actions` against a build that behaves differently.
+  var mutant = false
 
   static let defaultTodoCount = 5_000
 
   static let defaultSeconds = 5.0
   static let usage =
-    "loupe-examples <scenario> [--seconds N] [--once] [--speed X] [--quiet] [--shared-cancellation] [--todos N] [--state-log FILE]"
+    "loupe-examples <scenario> [--seconds N] [--once | --idle] [--speed X] [--quiet] [--shared-cancellation] [--todos N] [--mutant] [--state-log FILE]"
 
   /// What the arguments ask for.
   enum Invocation: Equatable {
@@ -86,6 +91,12 @@ struct ExamplesCommand: Equatable {
       case "--once":
         try flag()
         command.once = true
+      case "--idle":
+        try flag()
+        command.idle = true
+      case "--mutant":
+        try flag()
+        command.mutant = true
       case "--todos":
         command.todoCount = Int(try number(try value(), for: name, in: 1...100_000, expected: "a number of to-dos (1 to 100000)", whole: true))
       case "--state-log":
@@ -103,6 +114,12 @@ struct ExamplesCommand: Equatable {
     command.scenario = scenario
     if command.sharedCancellation && scenario != .pages {
       throw UsageError("'--shared-cancellation' applies to the pages scenario only")
+    }
+    if command.mutant && scenario != .todos {
+      throw UsageError("'--mutant' applies to the todos scenario only")
+    }
+    if command.idle && command.once {
+      throw UsageError("'--idle' plays no script: it does not go with '--once'")
     }
     if command.todoCount != nil && scenario != .todos {
       throw UsageError("'--todos' applies to the todos scenario only")
@@ -137,7 +154,12 @@ struct ExamplesCommand: Equatable {
         --speed X               Play the script and its timers X times faster (default: 1).
         --shared-cancellation   pages: give the pages' stores one process-wide cancellation
                                 scope, as TCA 1.9 did (seed 000's bug; 'loupe doctor' finds it).
+        --idle                  Create the stores and play no script: the program waits N
+                                seconds for tools to act on it (with LOUPE_CONTROL=1:
+                                'loupe send', 'loupe replay-actions').
         --todos N               todos: how many to-dos the list starts with (default: \(defaultTodoCount)).
+        --mutant                todos: a deliberately changed reducer (a rename upper-cases
+                                the title), to see 'loupe replay-actions' find the difference.
         --state-log FILE        After each step, mark the moment in the session and write the
                                 state of the scenario's stores to FILE, one JSON line each:
                                 {"seq": the mark, "store": id, "state": rendered} — what
@@ -149,6 +171,8 @@ struct ExamplesCommand: Equatable {
         LOUPE=stdio             Serve the Loupe protocol on stdin/stdout (what 'loupe attach' does).
         LOUPE=unix:PATH         Serve it on a Unix socket ('loupe attach --socket PATH').
         LOUPE_RECORD=FILE       Record a trace of the run ('loupe show FILE').
+        LOUPE_CONTROL=1         Let tools send actions and set state (every example's actions
+                                and states are Codable).
 
       EXAMPLES:
         loupe attach -- loupe-examples game

@@ -49,7 +49,8 @@ public enum ExamplesMain {
     func play(_ scenario: some Scenario) async {
       var afterStep: (@MainActor () -> Void)?
       if let stateLog { afterStep = { stateLog.record(scenario) } }
-      await ScriptRunner.run(scenario, for: duration, once: command.once, on: timeline, narrate: narrate, afterStep: afterStep)
+      await ScriptRunner.run(
+        scenario, for: duration, once: command.once, idle: command.idle, on: timeline, narrate: narrate, afterStep: afterStep)
     }
     switch command.scenario {
     case .pages:
@@ -57,7 +58,10 @@ public enum ExamplesMain {
     case .game:
       await play(GameScenario(bus: bus, clock: timeline.clock))
     case .todos:
-      await play(TodosScenario(todoCount: command.todoCount ?? ExamplesCommand.defaultTodoCount, bus: bus, clock: timeline.clock))
+      await play(
+        TodosScenario(
+          todoCount: command.todoCount ?? ExamplesCommand.defaultTodoCount, search: TodoSearch(), mutant: command.mutant, bus: bus,
+          clock: timeline.clock))
     }
   }
 

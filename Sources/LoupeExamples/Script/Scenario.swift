@@ -48,12 +48,18 @@ enum ScriptRunner {
   ///
   /// `afterStep` is called after the start and after each step (``StateLog``).
   static func run(
-    _ scenario: some Scenario, for duration: Duration, once: Bool = false, on timeline: ScriptTimeline,
+    _ scenario: some Scenario, for duration: Duration, once: Bool = false, idle: Bool = false, on timeline: ScriptTimeline,
     narrate: (@MainActor (Duration, String) -> Void)? = nil, afterStep: (@MainActor () -> Void)? = nil
   ) async {
     let origin = timeline.elapsed
     if let line = scenario.start() { narrate?(.zero, line) }
     afterStep?()
+    if idle {
+      // No script: the program waits for tools to act on it (`loupe send`, `replay-actions`).
+      narrate?(.zero, "idle: no script, waiting for tools (LOUPE_CONTROL=1 lets them send actions)")
+      await timeline.wait(duration)
+      return scenario.finish()
+    }
     let beats = scenario.beats
     precondition(!beats.isEmpty, "A scenario needs at least one beat")
     if once {

@@ -43,6 +43,9 @@ struct TodosFeature: Reducer {
   enum CancelID { case search }
 
   var search = TodoSearch()
+  /// A deliberately changed reducer (`loupe-examples todos --mutant`): a rename upper-cases
+  /// the title.
+  var mutant = false
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
@@ -72,7 +75,7 @@ struct TodosFeature: Reducer {
         return .none
 
       case .renamed(let id, let title):
-        state.database.todos[id: id]?.title = title
+        state.database.todos[id: id]?.title = mutant ? title.uppercased() : title
         return .none
 
       case .personRenamed(let id, let name):

@@ -26,10 +26,10 @@ final class TodosScenario: Scenario {
 
   init(
     todoCount: Int = 5_000, keystroke: Duration = .milliseconds(150), step: Duration = .milliseconds(600),
-    search: TodoSearch = TodoSearch(), bus: EventBus = .shared, clock: AnyClock
+    search: TodoSearch = TodoSearch(), mutant: Bool = false, bus: EventBus = .shared, clock: AnyClock
   ) {
     store = Store(initialState: TodosFeature.State(database: .sample(count: todoCount)), bus: bus, clock: clock) {
-      TodosFeature(search: search)
+      TodosFeature(search: search, mutant: mutant)
     }
     model = TodoListModel(store: store)
     self.keystroke = keystroke

@@ -87,6 +87,8 @@ package struct Doctor {
   private var warnings: [String: Examples<(seq: Int, store: String?, message: String, source: CodeLocation?)>] = [:]
   private var dropped = Examples<(seq: Int, count: Int)>(limit: 10)
   private var droppedTotal = 0
+  /// What tools did (CONTRACT §16): actions with origin `tool`, states set (their marks).
+  private var toolActs = Examples<(seq: Int, what: String)>(limit: 10)
   package private(set) var events = 0
   package private(set) var lastSeq: Int?
 
@@ -96,7 +98,8 @@ package struct Doctor {
   /// finding of its own for).
   package static let codes = [
     "effect-cancelled-by-another-store", "effect-outlived-store", "effect-never-ended", "identity-churn",
-    "derived-unchanged-output", "derived-wide-input", "send-to-ended-store", "dropped-events", "warning-CODE",
+    "derived-unchanged-output", "derived-wide-input", "send-to-ended-store", "dropped-events", "acted-on-by-tool",
+    "warning-CODE",
   ]
 
   /// Whether `code` names a finding (for `--ignore`).
@@ -148,6 +151,9 @@ package struct Doctor {
       actions.record(seq: event.seq, label: e.action)
       actionCounts[e.store, default: 0] += 1
       currentAction = event.seq
+      if e.origin == .tool {
+        toolActs.add((event.seq, "\(e.action) sent to \(e.store) by \(e.client ?? "an unnamed client")"))
+      }
     case .effectStarted(let e):
       running[e.effect] = RunningEffect(
         store: e.store, cancelID: e.cancelID, startSeq: event.seq, startedBy: actions[e.cause], source: e.source?.withoutPath)
@@ -193,7 +199,9 @@ package struct Doctor {
     case .dropped(let e):
       dropped.add((event.seq, e.count))
       droppedTotal += e.count
-    case .sessionStarted, .stateChanged, .stateSnapshot, .mark, .unknown:
+    case .mark(let e):
+      if let set = ToolActs.stateSet(by: e.label) { toolActs.add((event.seq, set)) }
+    case .sessionStarted, .stateChanged, .stateSnapshot, .unknown:
       break
     }
   }
@@ -211,6 +219,7 @@ package struct Doctor {
     findings += identityFindings()
     findings += derivedFindings()
     findings += warningFindings()
+    if toolActs.count > 0 { findings.append(ToolActs.finding(toolActs)) }
     if droppedTotal > 0 {
       let seqs = dropped.items.map(\.seq)
       findings.append(

@@ -102,7 +102,7 @@ final class LiveStoreDirectory: StoreDirectory {
 extension LiveStoreDirectory {
   /// A tool's `loupe/send` or `loupe/setState` (CONTRACT §16): the value is decoded on the
   /// caller's thread, so the main actor only runs the action or takes the state.
-  func control(_ store: String, _ operation: StoreControl, client: String) async throws(StoreControlError) -> Int? {
+  func control(_ store: String, _ operation: StoreControl, client: String) async throws(StoreControlError) -> StoreControlResult {
     guard let target = entryTarget(store) else { throw .unknownStore(store) }
     let found = await MainActor.run { target().map { UncheckedSendable(type(of: $0) as any ToolControllable.Type) } }
     guard let type = found?.value else {
@@ -112,9 +112,11 @@ extension LiveStoreDirectory {
     switch operation {
     case .send(let json):
       let action = try type.decodeAction(json)
-      return try await MainActor.run { () -> Result<Int?, StoreControlError> in
+      let bus = self.bus
+      return try await MainActor.run { () -> Result<StoreControlResult, StoreControlError> in
         guard let live = target() else { return .failure(.unknownStore(store)) }
-        return .success(live.sendFromTool(action, client: client))
+        let seq = live.sendFromTool(action, client: client)
+        return .success(StoreControlResult(seq: seq, through: seq == nil ? nil : bus?.lastSeq))
       }.get()
     case .setState(let json):
       // Redacted values come back from the program's state, on its thread.
@@ -123,10 +125,12 @@ extension LiveStoreDirectory {
         incoming = await MainActor.run { target()?.restoringRedactedValues(in: json) } ?? json
       }
       let state = try type.decodeState(incoming)
-      return try await MainActor.run { () -> Result<Int?, StoreControlError> in
+      let bus = self.bus
+      return try await MainActor.run { () -> Result<StoreControlResult, StoreControlError> in
         guard let live = target() else { return .failure(.unknownStore(store)) }
         do throws(StoreControlError) {
-          return .success(try live.setStateFromTool(state, client: client))
+          let seq = try live.setStateFromTool(state, client: client)
+          return .success(StoreControlResult(seq: seq, through: seq == nil ? nil : bus?.lastSeq))
         } catch {
           return .failure(error)
         }

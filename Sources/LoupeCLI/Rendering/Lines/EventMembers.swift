@@ -11,6 +11,8 @@ struct EventMembers {
     case cancelID, outcome, error, reason, by, derived, outputChanged, durationNs, type, parent, identity, label
     // Inside a change, a source.
     case path, op, old, new, index, truncated, oldShape, newShape, file, line, previous
+    // A tool's action or change (CONTRACT §16).
+    case client
   }
 
   private let slots: UnsafeMutableBufferPointer<JSONLine.Value>
@@ -98,6 +100,7 @@ struct EventMembers {
       case 0x0000656372756F73: return .source  // "source"
       case 0x00006E6F73616572: return .reason  // "reason"
       case 0x0000746E65726170: return .parent  // "parent"
+      case 0x0000746E65696C63: return .client  // "client"
       default: return nil
       }
     case 7:
@@ -197,6 +200,7 @@ extension EventMembers.Key {
     case .file: "file"
     case .line: "line"
     case .previous: "previous"
+    case .client: "client"
     }
   }
 }

@@ -9,7 +9,7 @@ extension TimelineRenderer {
     _ line: JSONLine, _ top: EventMembers, _ inner: inout EventMembers, seq: Int, to out: inout TextBytes
   ) -> Note? {
     let labelValue = top[.action]
-    guard let label = line.plainString(labelValue), top[.shape].isNone else { return nil }
+    guard let label = line.plainString(labelValue), top[.shape].isNone, top[.client].isNone else { return nil }
     guard let effect = line.optionalPlainInt(top[.effect]) else { return nil }
     let origin = line.plainString(top[.origin])
     guard let origin else { return nil }

@@ -109,7 +109,10 @@ extension TimelineRenderer {
       guard let noted = actionDetails(line, top, &inner, seq: seq, to: &out) else { return false }
       note = noted
     case .stateChanged:
-      guard line.plainInt(top[.cause]) != nil, let summary = line.plainString(top[.summary]) else { return false }
+      // A tool's change (`origin`, CONTRACT §16) says so: decoding writes that.
+      guard line.plainInt(top[.cause]) != nil, top[.origin].isNone, top[.client].isNone, let summary = line.plainString(top[.summary]) else {
+        return false
+      }
       if summary.isEmpty { out.truncate(to: detailsStart &- 2) } else { out.append(summary) }
       out.append(byte: 0x0A)
       ended = true
