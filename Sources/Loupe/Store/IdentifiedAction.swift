@@ -25,3 +25,7 @@ public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R
 extension IdentifiedAction: Equatable where Action: Equatable {}
 extension IdentifiedAction: Hashable where Action: Hashable {}
 extension IdentifiedAction: Sendable where ID: Sendable, Action: Sendable {}
+/// Decodable so that a tool can send it (CONTRACT §16, `loupe/send`) in the form it renders,
+/// `{"element":{"id":1,"action":"toggled"}}`.
+extension IdentifiedAction: Encodable where ID: Encodable, Action: Encodable {}
+extension IdentifiedAction: Decodable where ID: Decodable, Action: Decodable {}

@@ -7,7 +7,7 @@ import Loupe
 /// reducer starts the next round — which is why the parent's `Reduce` comes before this
 /// feature's `Scope` in `GameFeature.body`, as the seed points out.
 struct CounterFeature: Reducer {
-  struct State: Equatable, Identifiable {
+  struct State: Equatable, Identifiable, Codable {
     /// The round, 1 for the first.
     var id = 1
     var count = 0
@@ -21,7 +21,7 @@ struct CounterFeature: Reducer {
 
   enum Hint: Equatable { case tooLow, tooHigh, correct }
 
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case incrementTapped
     case decrementTapped
     case playNextTapped

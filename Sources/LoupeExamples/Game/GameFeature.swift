@@ -16,7 +16,7 @@ import Loupe
 /// is shown, and its `state.changed` events name the deleted rows by id
 /// (`-results[id: 2]`); after saving, the parent's `results.results[id: 2]` goes too.
 struct GameFeature: Reducer {
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var counter = CounterFeature.State()
     var timer = GameTimerFeature.State()
     /// The saved results.
@@ -36,12 +36,12 @@ struct GameFeature: Reducer {
 
   /// The alert confirming changes made on the results page (TCA's `AlertState`, reduced to
   /// what this game shows).
-  struct SaveChangesAlert: Equatable {
+  struct SaveChangesAlert: Equatable, Codable {
     var title = "Save changes?"
     var message: String
   }
 
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case counter(CounterFeature.Action)
     case timer(GameTimerFeature.Action)
     case resultList(GameResultListFeature.Action)
@@ -51,7 +51,7 @@ struct GameFeature: Reducer {
     case alert(AlertAction)
     case resultsSaved
 
-    enum AlertAction: Equatable {
+    enum AlertAction: Equatable, Codable {
       case saveTapped
       case discardTapped
     }

@@ -2,7 +2,7 @@ import Foundation
 import Loupe
 
 /// One finished round of the guessing game.
-struct GameResult: Equatable, Identifiable {
+struct GameResult: Equatable, Identifiable, Codable {
   /// The round.
   let id: Int
   let secret: Int
@@ -18,11 +18,11 @@ struct GameResult: Equatable, Identifiable {
 /// Deleting rows removes them by id, so the `state.changed` event names exactly the rows that
 /// went: `-results[id: 2]`, whatever their position.
 struct GameResultListFeature: Reducer {
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var results: IdentifiedArrayOf<GameResult> = []
   }
 
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     /// The list's `onDelete`, with the offsets of the swiped rows.
     case rowsDeleted(IndexSet)
   }

@@ -2,13 +2,13 @@ import Loupe
 
 /// The game's stopwatch (seed 003's `TimerFeature`): counts the seconds played.
 struct GameTimerFeature: Reducer {
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var isRunning = false
     /// Seconds played, in steps of ``GameTimerFeature/tick``.
     var duration = 0.0
   }
 
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case start
     case stop
     case tick

@@ -1,7 +1,7 @@
 import Loupe
 
 /// A to-do item. Its assignee is a reference into the people table, not a copy.
-struct Todo: Equatable, Identifiable, Sendable {
+struct Todo: Equatable, Identifiable, Sendable, Codable {
   let id: Int
   var title: String
   var isDone = false
@@ -9,14 +9,14 @@ struct Todo: Equatable, Identifiable, Sendable {
 }
 
 /// Someone to-dos are assigned to.
-struct Person: Equatable, Identifiable, Sendable {
+struct Person: Equatable, Identifiable, Sendable, Codable {
   let id: Int
   var name: String
 }
 
 /// Normalized storage (seed 004's `VergeNormalization`): one table per entity, relations by
 /// id, so renaming a person is one change and not one per to-do.
-struct TodoDatabase: Equatable, Sendable {
+struct TodoDatabase: Equatable, Sendable, Codable {
   var todos: IdentifiedArrayOf<Todo> = []
   var people: IdentifiedArrayOf<Person> = []
 

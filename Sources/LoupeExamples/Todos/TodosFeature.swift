@@ -22,7 +22,7 @@ import Loupe
 /// matches identified elements by id and skips equal subtrees), and completing everything of
 /// one person as a few hundred such changes.
 struct TodosFeature: Reducer {
-  struct State: Equatable {
+  struct State: Equatable, Codable {
     var database: TodoDatabase
     var query = ""
     /// The ids the last search found.
@@ -30,7 +30,7 @@ struct TodosFeature: Reducer {
     var isSearching = false
   }
 
-  enum Action: Equatable {
+  enum Action: Equatable, Codable {
     case queryChanged(String)
     case searchResponse([Todo.ID])
     case toggleDoneTapped(Todo.ID)
