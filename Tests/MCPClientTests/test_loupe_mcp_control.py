@@ -13,15 +13,11 @@ Run: python3 Tests/MCPClientTests/test_loupe_mcp_control.py [test_name ...]
 import asyncio, os, shutil, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import EXAMPLES, FIXTURES, ROOT, check, client, error, ok, run_all, test, wait_until  # noqa: E402
+from harness import EXAMPLES, FIXTURES, check, client, error, ok, run_all, test, wait_until  # noqa: E402
 
 PAGES_TRACE = os.path.join(FIXTURES, "pages.loupe")
 SLOW_PAGES = ["pages", "--speed", "0.01", "--seconds", "60", "--quiet"]
 PAGE = "PageFeature#4"
-# The rendered-form decoder is still the JSONDecoder stand-in while this file exists; actions
-# in Loupe's own form ("timerTicked") decode only with the real one. Swift's own form
-# ({"timerTicked": {}}) decodes with both.
-STAND_IN_DECODER = os.path.exists(os.path.join(ROOT, "Sources/LoupeCore/Decoding/RenderedDecoderStub.swift"))
 
 
 async def eventually(read, accept, timeout=20.0):
@@ -110,9 +106,8 @@ async def test_a_launched_program_that_allows_control_is_acted_on():
 
 @test
 async def test_a_case_name_is_sent_as_loupe_shows_it():
-    if STAND_IN_DECODER:
-        print("SKIP test_a_case_name_is_sent_as_loupe_shows_it: needs the real rendered-form decoder (RenderedDecoderStub.swift is the stand-in)")
-        return
+    """Loupe's own form ("timerTicked", {"selected": true}); the test above sends Swift's
+    JSONEncoder form ({"timerTicked": {}}), which decodes too."""
     async with client() as c:
         s = await opened_with_page(c, program=EXAMPLES, args=SLOW_PAGES, env={"LOUPE_CONTROL": "1"})
         await ok(c, "loupe_send", session=s, store=PAGE, action="timerTicked")

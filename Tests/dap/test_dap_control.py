@@ -97,10 +97,10 @@ class ControlTests(unittest.TestCase):
                       failure(a.via("set_variable", variables_reference=event_scope, name="kind", value='"x"')[0]))
 
         # `send` in the Debug Console: to the selected frame's store, or to the store named.
-        raw, _ = a.via("evaluate", expression='send {"timerTicked":{}}', frame_id=frame["id"], context="repl")
+        raw, _ = a.via("evaluate", expression="send timerTicked", frame_id=frame["id"], context="repl")
         self.assertTrue(raw["success"], raw)
-        self.assertRegex(raw["body"]["result"], r'^sent \{"timerTicked":\{\}\} to PageFeature#4 as #\d+$')
-        raw, _ = a.via("evaluate", expression='send PageFeature#4 {"selected":{"_0":true}}', context="repl")
+        self.assertRegex(raw["body"]["result"], r'^sent "timerTicked" to PageFeature#4 as #\d+$')
+        raw, _ = a.via("evaluate", expression='send PageFeature#4 {"selected": true}', context="repl")
         self.assertTrue(raw["success"], raw)
         self.assertEqual(
             eventually(lambda: count_now(a, thread), lambda r: "isSelected: true" in r), "{id: 3, count: 78, isSelected: true}")
