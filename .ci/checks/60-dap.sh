@@ -21,5 +21,6 @@ if [ ! -x "$bin/loupe" ] || [ ! -x "$bin/loupe-examples" ]; then
 fi
 
 cd Tests/dap
-LOUPE_BIN_DIR="$bin" python3 -W ignore::ResourceWarning -m unittest -v test_dap 2>&1 | tail -n 40
+# test_dap_control: setVariable and 'send' in the Debug Console on live programs (CONTRACT §16).
+LOUPE_BIN_DIR="$bin" python3 -W ignore::ResourceWarning -m unittest -v test_dap test_dap_control 2>&1 | tail -n 40
 exit "${PIPESTATUS[0]}"

@@ -2,8 +2,8 @@
 # `loupe mcp` driven by a client someone else wrote: the official MCP Python SDK (`mcp` on
 # PyPI, pinned) spawns it over real pipes, in both protocol eras (initialize handshake and
 # 2026-07-28), lists the tools, calls each one on a live `loupe-examples pages` and on a
-# recorded trace (validating every result against the tool's output schema), and sends bad
-# input. Costs about 30 s (install ~10 s when not cached; the tests ~20 s).
+# recorded trace (validating every result against the tool's output schema), sends bad
+# input, and acts on live programs (loupe_send, loupe_set_state). Costs about 40 s (install ~10 s when not cached).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -18,4 +18,6 @@ if [ ! -x "$bin/loupe" ] || [ ! -x "$bin/loupe-examples" ]; then
   swift build --product loupe-examples
 fi
 LOUPE_BIN_DIR="$bin" python3 Tests/MCPClientTests/test_loupe_mcp.py
+# loupe_send and loupe_set_state on live programs, allowed (LOUPE_CONTROL=1) and refused.
+LOUPE_BIN_DIR="$bin" python3 Tests/MCPClientTests/test_loupe_mcp_control.py
 echo "mcp: $((SECONDS - start))s"

@@ -6,6 +6,9 @@ tool's published output schema. Raw pipes (RawServer) cover what the SDK will no
 """
 import asyncio, json, os, subprocess, sys, time, traceback
 
+from mcp import StdioServerParameters
+from mcp.client import Client
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIXTURES = os.path.join(ROOT, "Tests", "LoupeCLITests", "Fixtures")
 
@@ -55,6 +58,31 @@ def wait_until(condition, timeout=20.0):
             return True
         time.sleep(0.05)
     return condition()
+
+
+def client(mode="auto", env=None):
+    """The official SDK's client, spawning `loupe mcp` over stdio."""
+    return Client(StdioServerParameters(command=LOUPE, args=["mcp"], env=env), mode=mode, cache=None)
+
+
+async def call(c, name, **arguments):
+    result = await c.call_tool(name, arguments)
+    text = result.content[0].text
+    return result, text
+
+
+async def ok(c, name, **arguments):
+    result, text = await call(c, name, **arguments)
+    check(not result.is_error, f"{name} failed: {text}")
+    check(result.structured_content is not None, f"{name}: no structuredContent")
+    return result.structured_content, text
+
+
+async def error(c, name, code, **arguments):
+    result, text = await call(c, name, **arguments)
+    check(result.is_error, f"{name} should have failed with {code}: {text}")
+    check(text.startswith(f"Error ({code}):"), f"{name}: expected error {code}, got: {text}")
+    return text
 
 
 class RawServer:

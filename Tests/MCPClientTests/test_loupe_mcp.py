@@ -7,41 +7,15 @@ Run: python3 Tests/MCPClientTests/test_loupe_mcp.py [test_name ...]
 import os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import EXAMPLES, FIXTURES, LOUPE, RawServer, alive, check, run_all, test, wait_until  # noqa: E402
+from harness import EXAMPLES, FIXTURES, LOUPE, RawServer, alive, check, client, error, ok, run_all, test, wait_until  # noqa: E402
 
-from mcp import StdioServerParameters  # noqa: E402
-from mcp.client import Client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 PAGES = os.path.join(FIXTURES, "pages.loupe")
 TOOLS = [
     "loupe_open", "loupe_stores", "loupe_timeline", "loupe_state", "loupe_why", "loupe_doctor",
-    "loupe_stats", "loupe_effects", "loupe_mark", "loupe_save", "loupe_close",
+    "loupe_stats", "loupe_effects", "loupe_mark", "loupe_send", "loupe_set_state", "loupe_save", "loupe_close",
 ]
-
-
-def client(mode="auto", env=None):
-    return Client(StdioServerParameters(command=LOUPE, args=["mcp"], env=env), mode=mode, cache=None)
-
-
-async def call(c, name, **arguments):
-    result = await c.call_tool(name, arguments)
-    text = result.content[0].text
-    return result, text
-
-
-async def ok(c, name, **arguments):
-    result, text = await call(c, name, **arguments)
-    check(not result.is_error, f"{name} failed: {text}")
-    check(result.structured_content is not None, f"{name}: no structuredContent")
-    return result.structured_content, text
-
-
-async def error(c, name, code, **arguments):
-    result, text = await call(c, name, **arguments)
-    check(result.is_error, f"{name} should have failed with {code}: {text}")
-    check(text.startswith(f"Error ({code}):"), f"{name}: expected error {code}, got: {text}")
-    return text
 
 
 # MARK: Lifecycle
@@ -329,7 +303,7 @@ def test_protocol_errors_and_the_server_goes_on():
         answer = server.request(8, "tools/list", {"_meta": meta})
         check(answer["error"]["code"] == -32022 and "2026-07-28" in answer["error"]["data"]["supported"], answer)
         answer = server.request(9, "tools/list")
-        check(len(answer["result"]["tools"]) == 11, "still serving")
+        check(len(answer["result"]["tools"]) == 13, "still serving")
     finally:
         server.close()
 

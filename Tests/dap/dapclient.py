@@ -163,6 +163,13 @@ class Adapter:
         self._flush()
         return seq
 
+    def via(self, method, timeout=TIMEOUT, **arguments):
+        """A request built by dap-python's own method (`set_variable`, `evaluate`, …); returns
+        the raw response and dap-python's model of it."""
+        seq = getattr(self.client, method)(**arguments)
+        self._flush()
+        return self.response(seq, timeout)
+
     def send_raw(self, body: bytes):
         self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.proc.stdin.flush()

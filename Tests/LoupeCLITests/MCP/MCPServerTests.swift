@@ -21,7 +21,7 @@ import Testing
     #expect(await client.request("ping")["result"] == [:])
     #expect(await client.request("initialize", ["capabilities": [:]])["error"]?["code"] == -32602)
     _ = await client.initialize()
-    #expect(await client.request("tools/list")["result"]?["tools"]?.arrayValue?.count == 11)
+    #expect(await client.request("tools/list")["result"]?["tools"]?.arrayValue?.count == 13)
     #expect(await client.request("resources/list")["error"]?["code"] == -32601)
   }
 

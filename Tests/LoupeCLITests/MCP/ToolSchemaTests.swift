@@ -9,7 +9,7 @@ import Testing
     #expect(
       ToolBox.all.map { $0.spec.name } == [
         "loupe_open", "loupe_stores", "loupe_timeline", "loupe_state", "loupe_why", "loupe_doctor", "loupe_stats", "loupe_effects",
-        "loupe_mark", "loupe_save", "loupe_close",
+        "loupe_mark", "loupe_send", "loupe_set_state", "loupe_save", "loupe_close",
       ])
     for tool in ToolBox.all {
       let spec = tool.spec

@@ -17,6 +17,9 @@ struct DAPError: Error, Sendable, Equatable {
     case unknownReference = 7
     /// An `evaluate` expression that is not a state path, or names nothing.
     case notAvailable = 8
+    /// The program refused to be acted on (`setVariable`, `send`): control not allowed, a
+    /// value its type does not decode (CONTRACT §16); or a recording, which has no program.
+    case refused = 9
   }
 
   var code: Code

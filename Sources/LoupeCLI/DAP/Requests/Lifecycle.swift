@@ -46,6 +46,7 @@ extension DAPSession {
     }
     phase = .open
     channel.respond(to: request)
+    announceControl()
     channel.event("initialized")
   }
 
@@ -95,6 +96,7 @@ extension DAPSession {
     announceProcess(info, method: "attach")
     phase = .open
     channel.respond(to: request)
+    announceControl()
     channel.event("initialized")
   }
 

@@ -20,7 +20,8 @@ enum LifecycleMethods {
     to a socket, or open a .loupe trace); it returns a session id for the other tools. \
     loupe_doctor finds known pitfalls; loupe_timeline lists events (filter, since/until, limit); \
     loupe_why explains one event's causes and effects; loupe_state shows a store's state at any seq. \
-    Answers are bounded: each says what it left out and how to ask for more.
+    A program started with LOUPE_CONTROL=1 can be acted on: loupe_send sends an action, loupe_set_state \
+    replaces a root store's state. Answers are bounded: each says what it left out and how to ask for more.
     """
 
   static let capabilities: JSON = ["tools": ["listChanged": false]]

@@ -19,15 +19,22 @@ struct ToolSpec: Sendable {
   /// The tool only reads (MCP's `readOnlyHint`); `loupe_open`, `loupe_mark`, `loupe_save` and
   /// `loupe_close` change something.
   var readOnly: Bool
+  /// The tool may overwrite or delete what is there (MCP's `destructiveHint`): the control
+  /// tools, which act on the program (an action can delete, a state replaces).
+  var destructive = false
+  /// Calling it again with the same arguments changes nothing more (MCP's `idempotentHint`),
+  /// published for the tools that change the program.
+  var idempotent: Bool? = nil
 
   var json: JSON {
     var object: JSONObject = [
       "name": .string(name), "title": .string(title), "description": .string(description), "inputSchema": inputSchema,
     ]
     if let outputSchema { object.append("outputSchema", outputSchema) }
-    object.append(
-      "annotations",
-      ["title": .string(title), "readOnlyHint": .bool(readOnly), "destructiveHint": false, "openWorldHint": false])
+    var annotations: JSONObject = ["title": .string(title), "readOnlyHint": .bool(readOnly), "destructiveHint": .bool(destructive)]
+    if let idempotent { annotations.append("idempotentHint", .bool(idempotent)) }
+    annotations.append("openWorldHint", false)
+    object.append("annotations", .object(annotations))
     return .object(object)
   }
 }
@@ -50,7 +57,8 @@ struct ToolResult: Sendable {
 /// instead. Sent as a result with `isError: true` (the model reads it and corrects itself).
 struct ToolFailure: Error, Sendable, Equatable {
   /// `invalid-arguments`, `no-such-session`, `launch-failed`, `not-a-trace`, `no-such-event`,
-  /// `no-such-store`, `no-such-path`, `not-live`, `io-error`, `timeout`, `protocol-error`.
+  /// `no-such-store`, `no-such-path`, `not-live`, `io-error`, `timeout`, `protocol-error`;
+  /// for the control tools `control-not-allowed` (`-32004`) and `refused` (`-32602`).
   var code: String
   var message: String
 

@@ -4,7 +4,7 @@ import LoupeCore
 final class ToolBox: Sendable {
   static let all: [any LoupeTool.Type] = [
     OpenTool.self, StoresTool.self, TimelineTool.self, StateTool.self, WhyTool.self, DoctorTool.self,
-    StatsTool.self, EffectsTool.self, MarkTool.self, SaveTool.self, CloseTool.self,
+    StatsTool.self, EffectsTool.self, MarkTool.self, SendTool.self, SetStateTool.self, SaveTool.self, CloseTool.self,
   ]
 
   let sessions: SessionRegistry
