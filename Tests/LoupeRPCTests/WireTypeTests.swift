@@ -125,7 +125,7 @@ import Testing
     #expect(
       Set(methods) == [
         "initialize", "initialized", "loupe/subscribe", "loupe/unsubscribe", "loupe/stores", "loupe/state", "loupe/mark",
-        "shutdown", "exit", "$/cancelRequest",
+        "loupe/send", "loupe/setState", "shutdown", "exit", "$/cancelRequest",
       ])
     #expect(MessageRegistry.requestType(for: "loupe/mark") == MarkRequest.self)
   }
