@@ -9,6 +9,10 @@ import Testing
 /// on through its socket by `loupe send`, `loupe set-state` and `loupe replay-actions`.
 @Suite struct ControlEndToEndTests {
   static let todos = ["todos", "--todos", "20", "--seconds", "120", "--speed", "20"]
+  /// The program a recording made at 20× speed is replayed into: its search answers after
+  /// 1.2 s (0.25×), so the replay, paced by the recording, always sends the next keystroke
+  /// before a search the recording saw cancelled can answer, however busy the machine.
+  static let slowTodos = ["todos", "--todos", "20", "--seconds", "600", "--speed", "0.25"]
 
   @Test func withoutLOUPE_CONTROLTheProgramRefusesAndNothingHappens() async throws {
     let dir = TemporaryDirectory()
@@ -102,14 +106,14 @@ import Testing
     let dir = TemporaryDirectory()
     let trace = try await Self.recordTodos(in: dir)
 
-    let same = try await IdleProgram.start(Self.todos, socket: dir.file("same.sock"))
+    let same = try await IdleProgram.start(Self.slowTodos, socket: dir.file("same.sock"))
     let matched = await loupe("replay-actions", trace, "--socket", same.socket)
     await same.stop()
     #expect(matched.status == 0, "\(matched.stdout)\(matched.stderr)")
     #expect(matched.stdout.hasPrefix("Replaying "))
     #expect(matched.stdout.hasSuffix("The program's state matched the recording's after each of \(matched.stdout.split(separator: "\n").count - 2) actions.\n"))
 
-    let mutant = try await IdleProgram.start(Self.todos + ["--mutant"], socket: dir.file("mutant.sock"))
+    let mutant = try await IdleProgram.start(Self.slowTodos + ["--mutant"], socket: dir.file("mutant.sock"))
     let differs = await loupe("replay-actions", trace, "--socket", mutant.socket)
     await mutant.stop()
     #expect(differs.status == 1, "\(differs.stdout)\(differs.stderr)")
