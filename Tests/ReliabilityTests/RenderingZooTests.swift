@@ -110,7 +110,7 @@ extension ReliabilitySuites {
     }
 
     @Test func actorsKeyPathsAndTrappingDescriptionsShowWhatTheyAre() throws {
-      #expect(try Self.run("actor").value("new") == #""<actor ZooCounter>""#)
+      #expect(try Self.run("actor").value("new") == #""<actor ZooCounter#2>""#)
       let keyPaths = try Self.run("key-path")
       #expect(keyPaths.value("old") == #""\\ZooPoint.x""#)
       #expect(keyPaths.value("new") == #""\\ZooPoint.y""#)

@@ -157,12 +157,11 @@ extension DefaultValues {
   fileprivate static func liveValue<Key: DependencyKey>(of key: Key.Type) -> any Sendable { Key.liveValue }
 }
 
-/// How failures name a key: its type name without the module (`APIClientKey`).
+/// How failures name a key: its type name as a reader writes it (`APIClientKey`; a
+/// `private` key too, not `(unknown context at $…).APIClientKey`).
 enum DependencyNames {
   static func name(of key: Any.Type) -> String {
-    let full = String(reflecting: key)
-    guard let dot = full.firstIndex(of: ".") else { return full }
-    return String(full[full.index(after: dot)...])
+    TypeNames.name(of: key)
   }
 }
 

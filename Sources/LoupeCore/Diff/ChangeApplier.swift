@@ -71,10 +71,12 @@ extension Change {
     case (.key(let key), .object(var object)):
       parent = .null
       defer { parent = .object(object) }
-      let existing = object.members.firstIndex { $0.key == key }
+      // Keys are matched as spelled (UTF-8), as the diff tells them apart.
+      let existing = object.position(spelled: key)
       switch op {
       case .replace:
-        object[key] = try required(new, "new")
+        let value = try required(new, "new")
+        if let existing { object.members[existing].value = value } else { object.append(key, value) }
       case .insert:
         let value = try required(new, "new")
         if let existing {
@@ -151,7 +153,7 @@ enum JSONEditing {
     let rest = components.dropFirst()
     switch (first, value) {
     case (.field(let key), .object(var object)), (.key(let key), .object(var object)):
-      guard let index = object.members.firstIndex(where: { $0.key == key }) else {
+      guard let index = object.position(spelled: key) else {
         throw change.fail("no member \(JSON.string(key).jsonText) on the way")
       }
       value = .null

@@ -131,11 +131,12 @@ extension Differ {
   static func changedValues<K, V>(_ old: [K: V], _ new: [K: V]) -> [(key: K, old: V, new: V)]? {
     guard old.count == new.count else { return nil }
     let same = Reflection.sameness(V.self)
+    let spelledAlike = Reflection.wireEquality(K.self)
     var changed: [(key: K, old: V, new: V)] = []
     var a = old.makeIterator()
     var b = new.makeIterator()
     while let (oldKey, oldValue) = a.next(), let (newKey, newValue) = b.next() {
-      guard oldKey == newKey else { return nil }
+      guard oldKey == newKey, spelledAlike?(oldKey, newKey) ?? true else { return nil }
       if same(oldValue, newValue) { continue }
       changed.append((oldKey, oldValue, newValue))
     }
@@ -277,12 +278,15 @@ extension Differ {
   /// replayed, which is its position in the new array.
   mutating func diffPositional<E>(_ old: [E], _ new: [E]) {
     let equal: (Int, Int) -> Bool
-    if Reflection.equality(E.self) != nil {
+    let info = TypeInfo.of(E.self)
+    if info.trustedEquatable != nil || info.wireEquatable != nil {
       let same = Reflection.sameness(E.self)
       equal = { same(old[$0], new[$1]) }
     } else {
+      // Not `Equatable`, or its `==` may call values equal that render differently: the
+      // renderings, as the wire writes them, say.
       let renderings = ElementRenderings(differ: self, old: old, new: new)
-      equal = { Reflection.identicalBits(old[$0], new[$1]) || renderings.old($0) == renderings.new($1) }
+      equal = { Reflection.identicalBits(old[$0], new[$1]) || renderings.old($0).isWireIdentical(to: renderings.new($1)) }
     }
     let shifts = max(old.count, new.count) > options.maxCollectionCount
     var cursor = 0
@@ -334,10 +338,18 @@ extension Differ {
       }
       return
     }
+    // Keys `==` calls equal but spelled differently (`"é"` and `"e\u{301}"`, `0.0` and
+    // `-0.0`) render as different members: the old one is removed, the new one inserted.
+    let spelledAlike = Reflection.wireEquality(K.self)
+    func lookup(_ key: K, in dictionary: [K: V]) -> V? {
+      guard let index = dictionary.index(forKey: key) else { return nil }
+      let found = dictionary[index]
+      return spelledAlike?(found.key, key) ?? true ? found.value : nil
+    }
     var removed: [(key: JSON, value: V)] = []
     var changed: [(key: JSON, old: V, new: V)] = []
     for (key, value) in old {
-      if let other = new[key] {
+      if let other = lookup(key, in: new) {
         if !same(value, other) { changed.append((Renderer.renderKey(key, options: options), value, other)) }
       } else {
         removed.append((Renderer.renderKey(key, options: options), value))
@@ -361,7 +373,7 @@ extension Differ {
     var entries = new.map { (key: Renderer.renderKey($0.key, options: options), rawKey: $0.key, value: $0.value) }
     entries.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
     for (position, entry) in entries.enumerated() {
-      if let previous = old[entry.rawKey] {
+      if let previous = lookup(entry.rawKey, in: old) {
         if same(previous, entry.value) { continue }
         push(.key(Renderer.keyText(entry.key)))
         diff(previous, entry.value)

@@ -10,9 +10,11 @@ extension Differ {
   mutating func diffMirrored(_ old: Any, _ new: Any, _ oldMirror: Mirror, _ newMirror: Mirror) {
     switch (oldMirror.displayStyle, newMirror.displayStyle) {
     case (.collection?, .collection?):
-      diffElements(oldMirror.children.map(\.value), newMirror.children.map(\.value))
+      guard let a = boundedChildren(oldMirror), let b = boundedChildren(newMirror) else { return }
+      diffElements(a.map(\.value), b.map(\.value))
     case (.dictionary?, .dictionary?):
-      guard let a = renderedEntries(oldMirror), let b = renderedEntries(newMirror) else {
+      guard let oldChildren = boundedChildren(oldMirror), let newChildren = boundedChildren(newMirror) else { return }
+      guard let a = renderedEntries(oldChildren), let b = renderedEntries(newChildren) else {
         diffRenderingsOfDifferentValues(old, new)
         return
       }
@@ -23,6 +25,23 @@ extension Differ {
     default:
       diffRenderings(old, new)
     }
+  }
+
+  /// A mirror's children, read no further than the node budget left: a mirror may compute
+  /// them on demand (ten million virtual elements), and diffing them would visit each. With
+  /// more than that, `nil`, and the walk is exhausted (the state is reported as one replace of
+  /// its capped renderings, see ``StateDiff``).
+  mutating func boundedChildren(_ mirror: Mirror) -> [Mirror.Child]? {
+    let limit = max(0, options.maxNodes - visits)
+    var children: [Mirror.Child] = []
+    for child in mirror.children {
+      if children.count == limit {
+        isExhausted = true
+        return nil
+      }
+      children.append(child)
+    }
+    return children
   }
 
   /// Elements held as `Any`: when they all have one type, as an array of it (by id when
@@ -43,20 +62,20 @@ extension Differ {
   /// A dictionary's entries from its mirror (children that are `(key, value)` pairs), keyed
   /// by the text of their rendered keys; `nil` when a child is not a pair or two keys render
   /// alike.
-  private func renderedEntries(_ mirror: Mirror) -> [String: (key: JSON, value: Any)]? {
-    var entries: [String: (key: JSON, value: Any)] = [:]
-    for child in mirror.children {
+  private func renderedEntries(_ children: [Mirror.Child]) -> [Spelling: (key: JSON, value: Any)]? {
+    var entries: [Spelling: (key: JSON, value: Any)] = [:]
+    for child in children {
       let parts = Array(Mirror(reflecting: child.value).children)
       guard parts.count == 2 else { return nil }
       let key = Renderer.renderKey(parts[0].value, options: options)
-      let text = Renderer.keyText(key)
+      let text = Spelling(Renderer.keyText(key))
       guard entries.updateValue((key, parts[1].value), forKey: text) == nil else { return nil }
     }
     return entries
   }
 
   /// Entries by rendered key, as ``diffDictionaries(_:_:)`` diffs a dictionary.
-  private mutating func diffEntries(_ old: [String: (key: JSON, value: Any)], _ new: [String: (key: JSON, value: Any)]) {
+  private mutating func diffEntries(_ old: [Spelling: (key: JSON, value: Any)], _ new: [Spelling: (key: JSON, value: Any)]) {
     let capped = max(old.count, new.count) > options.maxCollectionCount
     if capped { cuts += 1 }
     defer { if capped { cuts -= 1 } }
@@ -70,7 +89,7 @@ extension Differ {
     for (position, entry) in sorted.enumerated() {
       let text = Renderer.keyText(entry.key)
       push(.key(text))
-      if let previous = old[text] {
+      if let previous = old[Spelling(text)] {
         if !Reflection.bitwiseEqual(previous.value, entry.value) { diff(previous.value, entry.value) }
       } else {
         record(.insert, new: renderNew(entry.value), index: position)

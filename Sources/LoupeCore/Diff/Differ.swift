@@ -230,7 +230,7 @@ struct Differ {
   func rawEqual(_ old: Any, _ new: Any) -> Bool {
     if Reflection.bitwiseEqual(old, new) { return true }
     if let equal = Reflection.wireEqual(old, new) { return equal }
-    if let equal = Reflection.equatableEqual(old, new) { return equal }
+    if let equal = Reflection.trustedEqual(old, new) { return equal }
     var probe = Differ(options: Self.probeOptions(options), at: path.path)
     probe.isProbe = true
     probe.oldAncestors = oldAncestors

@@ -45,8 +45,9 @@ public enum JSONDiff {
   }
 
   private static func diffObjects(_ a: JSONObject, _ b: JSONObject, at path: StatePath, into changes: inout [Change], paths: inout [StatePath]?) {
-    let oldKeys = a.keys
-    let newKeys = b.keys
+    // Keys compare as spelled (UTF-8): `"é"` and `"e\u{301}"` are different members.
+    let oldKeys = a.keys.map(Spelling.init)
+    let newKeys = b.keys.map(Spelling.init)
     if oldKeys == newKeys {
       for (ma, mb) in zip(a.members, b.members) {
         diff(ma.value, mb.value, at: path / .member(ma.key), into: &changes, paths: &paths)
@@ -62,12 +63,12 @@ public enum JSONDiff {
       append(Change(path: path.description, op: .replace, old: .object(a), new: .object(b)), at: path, &changes, &paths)
       return
     }
-    for member in a.members where !newKeySet.contains(member.key) {
+    for member in a.members where !newKeySet.contains(Spelling(member.key)) {
       let at = path / .key(member.key)
       append(Change(path: at.description, op: .remove, old: member.value), at: at, &changes, &paths)
     }
     for (position, member) in b.members.enumerated() {
-      if let previous = a[member.key] {
+      if let previous = a.position(spelled: member.key).map({ a.members[$0].value }) {
         diff(previous, member.value, at: path / .key(member.key), into: &changes, paths: &paths)
       } else {
         let at = path / .key(member.key)

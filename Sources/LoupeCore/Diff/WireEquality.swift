@@ -123,3 +123,23 @@ extension JSON {
     }
   }
 }
+
+/// A member key as the wire spells it: equal and hashed by its UTF-8, so that `"é"` and
+/// `"e\u{301}"` (one key to a Swift `Dictionary` or `Set`) are two keys, as they are two
+/// members of a rendering.
+struct Spelling: Hashable {
+  let text: String
+  init(_ text: String) { self.text = text }
+  static func == (a: Spelling, b: Spelling) -> Bool { a.text.wireEquals(b.text) }
+  func hash(into hasher: inout Hasher) {
+    for byte in text.utf8 { hasher.combine(byte) }
+  }
+}
+
+extension JSONObject {
+  /// The position of the member whose key is spelled exactly `key` (UTF-8), unlike
+  /// `subscript(key:)`, which compares keys as Swift strings (by canonical equivalence).
+  func position(spelled key: String) -> Int? {
+    members.firstIndex { $0.key.wireEquals(key) }
+  }
+}

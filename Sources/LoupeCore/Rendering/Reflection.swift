@@ -234,7 +234,7 @@ enum Reflection {
   }
 
   /// Identical bits, else what the wire sees for strings and numbers (`WireEquatable`), else
-  /// `==` when `T` is `Equatable`: a sound "nothing changed here".
+  /// `==` when `T`'s is trusted (``TypeInfo/trustedEquatable``): a sound "nothing changed here".
   static func sameness<T>(_: T.Type) -> (T, T) -> Bool {
     // The conformances come from the type's cached `TypeInfo`: no protocol lookup per call.
     let info = TypeInfo.of(T.self)
@@ -248,12 +248,20 @@ enum Reflection {
       let wireEqual = open(wire)
       return { bits($0, $1) || wireEqual($0, $1) }
     }
-    guard let equatable = info.equatable else { return bits }
+    guard let equatable = info.trustedEquatable else { return bits }
     func openEquatable<U: Equatable>(_: U.Type) -> (T, T) -> Bool {
       { unsafeBitCast($0, to: U.self) == unsafeBitCast($1, to: U.self) }
     }
     let equality = openEquatable(equatable)
     return { bits($0, $1) || equality($0, $1) }
+  }
+
+  /// `a == b` when both are of one type whose `==` is trusted to skip the diff
+  /// (``TypeInfo/trustedEquatable``), else `nil`.
+  static func trustedEqual(_ a: Any, _ b: Any) -> Bool? {
+    let a = opened(a), b = opened(b)
+    guard type(of: a) == type(of: b) else { return nil }
+    return TypeInfo.of(type(of: a)).equal(a, b)
   }
 
   /// `a == b` when the dynamic type is `Equatable`, else `nil`.

@@ -71,8 +71,9 @@ public enum RenderMarker {
   public static let maxSize = "… (max size)"
   /// A function value.
   public static let function = "<function>"
-  /// An actor: `"<actor Counter>"` (its state is isolated to it, never read from outside).
-  public static func actor(_ typeName: String) -> String { "<actor \(typeName)>" }
+  /// An actor: `"<actor Counter#2>"`, its type and which instance of it it is (its state is
+  /// isolated to it, never read from outside).
+  public static func actor(_ typeName: String, number: Int) -> String { "<actor \(typeName)#\(number)>" }
   /// The key of the member that ends a truncated object.
   public static let truncatedKey = "…"
   /// The final element of a truncated array: `"… 9000 more"`.

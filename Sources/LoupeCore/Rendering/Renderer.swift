@@ -142,6 +142,13 @@ struct Renderer {
       return .string(Reflection.caseName(value) ?? opaqueText(value))
     }
     let mirror = Mirror(reflecting: value)
+    if mirror.children.isEmpty, Self.showsNoStructure(mirror) {
+      // A mirror that shows nothing (`Mirror(self, children: [:])`) would render every case
+      // as `{}`, and a change of case as none: the case is the runtime's, and shows.
+      shapes?.mark(.enumCase, at: path)
+      if revealsRedacted { return .null }
+      return .string(Reflection.caseName(value) ?? opaqueText(value))
+    }
     guard mirror.displayStyle == .enum else { return renderMirrored(mirror, of: value) }
     shapes?.mark(.enumCase, at: path)
     // A case with a payload reflects as one child labelled with the case name.
@@ -150,6 +157,15 @@ struct Renderer {
     }
     if revealsRedacted { return .null }
     return .string(Reflection.caseName(value) ?? opaqueText(value))
+  }
+
+  /// Whether a mirror's display style is a plain object's (or an enum's): not a collection,
+  /// a dictionary, a set, a tuple or an optional, whose empty rendering means something.
+  static func showsNoStructure(_ mirror: Mirror) -> Bool {
+    switch mirror.displayStyle {
+    case nil, .struct?, .class?, .enum?: true
+    default: false
+    }
   }
 
   /// A value with no visible structure. Its `description` is user code that may trap (or
@@ -185,13 +201,16 @@ struct Renderer {
     case .collection?:
       return renderElements(mirror.children.lazy.map(\.value), count: mirror.children.count)
     case .set?:
-      return renderSet(mirror.children.map(\.value))
+      // No more elements are read than the node budget can render (a mirror may compute
+      // them on demand); the count says how many there are.
+      return renderSet(mirror.children.prefix(budgetLeft).map(\.value), count: mirror.children.count)
     case .dictionary?:
-      let pairs = mirror.children.map { child -> (Any, Any) in
+      // Its first entries, as many as the budget can render, sorted (see `renderSet`).
+      let pairs = mirror.children.prefix(budgetLeft).map { child -> (Any, Any) in
         let parts = Array(Mirror(reflecting: child.value).children)
         return parts.count == 2 ? (parts[0].value, parts[1].value) : (child.label ?? "", child.value)
       }
-      return renderDictionary(pairs)
+      return renderDictionary(pairs, count: mirror.children.count)
     case .tuple?:
       return renderTuple(value)
     case .optional?:
@@ -250,8 +269,13 @@ struct Renderer {
     return .array(array)
   }
 
+  /// How many more values the node budget can render.
+  var budgetLeft: Int { max(0, options.maxNodes - nodes) }
+
   /// A set: its elements rendered, sorted by ``JSONOrder``, then capped like an array.
-  mutating func renderSet(_ elements: [Any]) -> JSON {
+  /// `count`: how many elements the set has, when `elements` are only the first of them.
+  mutating func renderSet(_ elements: [Any], count: Int? = nil) -> JSON {
+    let total = max(count ?? elements.count, elements.count)
     var rendered: [(json: JSON, element: Any, placed: Int, dependsOnPath: Bool)] = []
     rendered.reserveCapacity(elements.count)
     shapes?.beginCollection(at: path)
@@ -286,12 +310,14 @@ struct Renderer {
         array.append(item.json)
       }
     }
-    if shown < elements.count { array.append(.string(RenderMarker.moreElements(elements.count - shown))) }
+    if shown < total { array.append(.string(RenderMarker.moreElements(total - shown))) }
     return .array(array)
   }
 
   /// A dictionary: an object keyed by the rendered keys, sorted by ``JSONOrder`` of the keys.
-  mutating func renderDictionary(_ pairs: [(key: Any, value: Any)]) -> JSON {
+  /// `count`: how many entries the dictionary has, when `pairs` are only the first of them.
+  mutating func renderDictionary(_ pairs: [(key: Any, value: Any)], count: Int? = nil) -> JSON {
+    let total = max(count ?? pairs.count, pairs.count)
     var keyed = pairs.map { (key: Self.renderKey($0.key, options: options), value: $0.value) }
     keyed.sort { JSONOrder.areInIncreasingOrder($0.key, $1.key) }
     let shown = min(keyed.count, options.maxCollectionCount)
@@ -306,7 +332,7 @@ struct Renderer {
       index += 1
     }
     shapes?.endCollection(at: path)
-    if index < keyed.count { object.append(RenderMarker.truncatedKey, .string(RenderMarker.moreMembers(keyed.count - index))) }
+    if index < total { object.append(RenderMarker.truncatedKey, .string(RenderMarker.moreMembers(total - index))) }
     return .object(object)
   }
 

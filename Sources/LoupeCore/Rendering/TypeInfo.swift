@@ -32,6 +32,9 @@ final class TypeInfo: @unchecked Sendable {
   let isCustom: Bool
   /// The type as `Equatable`, when it is.
   let equatable: (any Equatable.Type)?
+  /// The type as `Equatable` when its `==` may skip the diff: not when it holds a number or
+  /// a string, which `==` can call equal while they render differently (``TrustedEquality``).
+  let trustedEquatable: (any Equatable.Type)?
   /// The type as `WireEquatable` (strings, numbers and containers of them), when it is: the
   /// diff compares these by what the wire shows, not by `==`.
   let wireEquatable: (any WireEquatable.Type)?
@@ -134,10 +137,13 @@ final class TypeInfo: @unchecked Sendable {
     } else if type is any Actor.Type {
       // An actor's state is isolated to it: reading its stored properties from here would
       // race with the actor (a torn read can crash the program), and its mirror shows the
-      // runtime's `$defaultActor`. It renders as what it is: `"<actor Counter>"`.
-      let marker = JSON.string(RenderMarker.actor(TypeName.of(type)))
-      renderBuiltin = { _, _ in marker }
-      diffBuiltin = { _, _, _ in }
+      // runtime's `$defaultActor`. It renders as what it is and which instance it is,
+      // `"<actor Counter#1>"` (see ``ActorNumbers``): replacing it by another is a change.
+      let name = TypeName.of(type)
+      renderBuiltin = { value, _ in
+        .string(RenderMarker.actor(name, number: ActorNumbers.number(of: Reflection.opened(value) as AnyObject)))
+      }
+      diffBuiltin = { old, new, differ in differ.replaceIfDifferent(old, new) }
       isBuiltin = true
     } else {
       (renderBuiltin, diffBuiltin) = (nil, nil)
@@ -146,6 +152,7 @@ final class TypeInfo: @unchecked Sendable {
     isRedacted = type is any LoupeRedacted.Type
     isCustom = type is any CustomLoupeRepresentable.Type
     equatable = type as? any Equatable.Type
+    trustedEquatable = equatable.flatMap { TrustedEquality.mayHideRenderedDifferences(type) ? nil : $0 }
     wireEquatable = type as? any WireEquatable.Type
     let customMirror = type is any CustomReflectable.Type
     hasCustomMirror = customMirror
@@ -179,7 +186,7 @@ final class TypeInfo: @unchecked Sendable {
       fieldInfos = nil
       idField = nil
     }
-    if let equatable {
+    if let equatable = trustedEquatable {
       func open<T: Equatable>(_: T.Type) -> (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
         { Reflection.equal($0, $1, as: T.self) }
       }
@@ -233,10 +240,11 @@ final class TypeInfo: @unchecked Sendable {
     }
   }
 
-  /// `a == b` for two values of this type, or `nil` when it is not `Equatable`. Both values
-  /// must be of this type (they are read in place, without a cast).
+  /// `a == b` for two values of this type, or `nil` when its `==` is not trusted to skip the
+  /// diff (not `Equatable`, or see ``trustedEquatable``). Both values must be of this type
+  /// (they are read in place, without a cast).
   func equal(_ a: Any, _ b: Any) -> Bool? {
-    guard let equatable else { return nil }
+    guard let equatable = trustedEquatable else { return nil }
     func open<T: Equatable>(_: T.Type) -> Bool {
       Self.withAddress(of: a) { pa in
         Self.withAddress(of: b) { pb in
@@ -470,7 +478,7 @@ final class TypeInfo: @unchecked Sendable {
   /// is laid out — and counted — as a case without one, yet it has a payload that `Mirror`
   /// shows. So when the count is 0, the field records are read too: a case with a payload
   /// has a payload type there.
-  private static func enumHasPayloadCases(_ type: any Any.Type) -> Bool {
+  static func enumHasPayloadCases(_ type: any Any.Type) -> Bool {
     let metadata = unsafeBitCast(type, to: UnsafePointer<UnsafeRawPointer>.self)
     let descriptor = metadata[1]
     let payloadCases = descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF

@@ -46,7 +46,11 @@ extension Dictionary {
 /// renderings.
 extension Set {
   func diff(against new: Any, in differ: inout Differ) {
-    if Reflection.sameness(Set<Element>.self)(self, new as! Set<Element>) { return }
+    let new = new as! Set<Element>
+    if Reflection.sameness(Set<Element>.self)(self, new) { return }
+    // `==` but not the same: elements whose `==` is not trusted (see `TrustedEquality`); the
+    // renderings say whether anything changed.
+    if self == new { return differ.diffRenderings(self, new) }
     differ.diffRenderingsOfDifferentValues(self, new)
   }
 }
