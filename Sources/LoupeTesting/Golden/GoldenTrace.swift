@@ -19,6 +19,10 @@ extension DiagnosticStream {
   /// file like any other, that `loupe show` reads — and the assertion fails, so a recording
   /// is never mistaken for a pass: check the fixture in and run the test again.
   ///
+  /// Rendering metadata that the fixture has in none of its events (`shape`, `oldShape`,
+  /// `newShape`: it was recorded by a Loupe that did not write them) is left out of the
+  /// comparison, as `source` always is; see ``AdditiveMetadata``.
+  ///
   /// On a mismatch the failure shows the fixture's lines that are missing (`−`) and the
   /// stream's lines that are new (`+`).
   ///
@@ -61,14 +65,16 @@ extension DiagnosticStream {
       FailureReporter.fail("Cannot compare with the golden trace: \(error)", at: site)
       return
     }
+    // Rendering metadata the golden was recorded without (it is older) is not compared.
+    let compared = AdditiveMetadata.removing(AdditiveMetadata.absent(from: golden), from: actual)
     let expectedLines = golden.map(\.jsonText)
-    let actualLines = actual.map(\.jsonText)
+    let actualLines = compared.map(\.jsonText)
     guard expectedLines != actualLines else { return }
     // Events are lined up on what they say, not on their numbers: one event more near the
     // start renumbers all the others, which are still the same events.
     let expectedKeys = golden.map(Self.alignmentKey)
-    let actualKeys = actual.map(Self.alignmentKey)
-    let alignment = Alignment(expected: golden.count, actual: actual.count) { expectedKeys[$0] == actualKeys[$1] }
+    let actualKeys = compared.map(Self.alignmentKey)
+    let alignment = Alignment(expected: golden.count, actual: compared.count) { expectedKeys[$0] == actualKeys[$1] }
     var diff = DiffLines()
     for step in alignment.steps {
       switch step {

@@ -35,7 +35,7 @@ extension TestStore {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    if effectsOnTestClock { await clock.waitUntilEffectsSettle() }
+    await settle()
     guard let last = received.last else { return }
     if exhaustivity.showsSkippedAssertions {
       FailureReporter.skipped(TestStoreMessages.skippedReceived(received.map(\.action)), at: site)

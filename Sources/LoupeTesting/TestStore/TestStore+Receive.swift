@@ -5,7 +5,8 @@ extension TestStore {
   /// Asserts that an effect sent `expected` (the next action received, when exhaustive) and
   /// how the state changed. Waits for it: the effects run until they send it, end, or all
   /// sleep on the test clock (then nothing more can come until the clock moves: it fails at
-  /// once), or ``timeout`` (or `timeout`) passes.
+  /// once), or ``timeout`` (or `timeout`) passes. Then lets the effects settle (see
+  /// `settle()`: counted, not timed).
   public func receive(
     _ expected: Action,
     timeout: Duration? = nil,
@@ -97,31 +98,15 @@ extension TestStore {
 
   // MARK: Waiting
 
-  /// Lets the effects run until all sleep on the test clock or have ended (at most a moment
-  /// when some wait on something else): what an assertion just saw has had its consequences,
-  /// such as an effect ending right after sending the action received.
-  ///
-  /// The limit is wall time, so a busy machine can still outlast it (issue 33, item 12, asks
-  /// for a signal that does not depend on time). 100 ms let a ported TCA test
-  /// (`SearchTests.tapOnLocationCancelsInFlightRequest`) see its effect still running under CI's
-  /// load; 1 s let another (`LoginCoreTests.twoFactorDismissInFlight`, whose client sleeps 1 s
-  /// of real time, as TCA's test does) receive that response before the test's next step. The
-  /// limit only costs when an effect waits on something other than the test clock, since
-  /// settling ends as soon as every effect sleeps on it or has ended.
-  func settle() async {
-    guard effectsOnTestClock else { return }
-    _ = await waitForActivity(limit: .milliseconds(500), until: { false }, waitsForArrival: false)
-  }
-
   /// Waits until an action arrives, every effect on the test clock is asleep or has ended,
   /// or `limit` passes — whichever comes first.
   func waitForActivity(
-    limit: Duration, until done: @escaping @MainActor () -> Bool, also task: StoreTask? = nil, waitsForArrival: Bool = true
+    limit: Duration, until done: @escaping @MainActor () -> Bool, also task: StoreTask? = nil
   ) async -> WaitSignal.Outcome {
     if done() { return .arrived }
     let signal = WaitSignal()
     let previous = arrival
-    if waitsForArrival { arrival = signal }
+    arrival = signal
     defer { arrival = previous }
     let timer = Task { @MainActor in
       try? await Task.sleep(for: limit)

@@ -68,6 +68,8 @@ public final class TestStore<State: Equatable, Action> {
   /// Whether effects run on ``clock`` (else waiting cannot tell that nothing will come).
   let effectsOnTestClock: Bool
   var arrival: WaitSignal?
+  /// How many actions the store has processed (sent by the test or by effects).
+  var actionsProcessed = 0
 
   /// Creates a test store.
   ///
@@ -105,6 +107,7 @@ public final class TestStore<State: Equatable, Action> {
     self.site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     store._observeActions { [weak self] action, sentByProgram, old, new in
       guard let self else { return }
+      self.actionsProcessed += 1
       let processed = Processed(action: action, old: old, new: new)
       if sentByProgram {
         self.sent = processed

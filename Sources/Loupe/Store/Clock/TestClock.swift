@@ -41,6 +41,8 @@ public final class TestClock: Clock, Sendable {
     var cancelledBeforeSleeping: Set<Int> = []
     /// Tracked effects that are neither sleeping on this clock nor ended.
     var running = 0
+    /// How many times `running` has changed (an effect started, slept, woke or ended).
+    var transitions = 0
     var quiescenceWaiters: [CheckedContinuation<Void, Never>] = []
 
     mutating func takeWaitersIfQuiescent() -> [CheckedContinuation<Void, Never>] {
@@ -51,6 +53,8 @@ public final class TestClock: Clock, Sendable {
   }
 
   private let state = Lock(State())
+  /// Runs the jobs of the effects of the stores whose clock this is.
+  let executor = MainQueueTaskExecutor()
 
   public init() {}
 
@@ -146,10 +150,20 @@ public final class TestClock: Clock, Sendable {
 
   // MARK: Effect tracking
 
+  /// What the effects of the stores on this clock are doing, for deciding that they have
+  /// settled (`TestStore`): two equal readings around a full pass of the main queue, with no
+  /// job queued, mean that no effect did anything in between.
+  package var effectProgress: EffectProgress {
+    let (running, transitions) = state.withLock { ($0.running, $0.transitions) }
+    let jobs = executor.jobCounts
+    return EffectProgress(running: running, transitions: transitions, jobsEnqueued: jobs.enqueued, jobsRun: jobs.ran)
+  }
+
   /// Adds `delta` to the number of tracked effects that are running (not asleep, not ended).
   func adjustRunning(by delta: Int) {
     let waiters = state.withLock { state in
       state.running += delta
+      state.transitions += 1
       return state.takeWaitersIfQuiescent()
     }
     for waiter in waiters { waiter.resume() }
@@ -162,6 +176,9 @@ public final class TestClock: Clock, Sendable {
 final class EffectActivity: Sendable {
   @TaskLocal static var current: EffectActivity?
   let clocks: [TestClock]
+  /// Where the effect's jobs run: the executor of its first clock (the store's, when it is a
+  /// test clock).
+  var executor: MainQueueTaskExecutor { clocks[0].executor }
 
   init?(clocks: [TestClock]) {
     var unique: [TestClock] = []
@@ -174,4 +191,18 @@ final class EffectActivity: Sendable {
   func ended() { for clock in clocks { clock.adjustRunning(by: -1) } }
   func parked() { ended() }
   func woke() { began() }
+}
+
+/// A reading of ``TestClock/effectProgress``.
+package struct EffectProgress: Equatable, Sendable {
+  /// Effects that are neither asleep on a test clock nor ended.
+  package var running: Int
+  /// How many times an effect started, went to sleep on a test clock, woke or ended.
+  package var transitions: Int
+  /// Jobs of the effects enqueued on the clock's executor, and those that have run.
+  package var jobsEnqueued: Int
+  package var jobsRun: Int
+
+  /// Whether a job of an effect waits to run.
+  package var hasQueuedJobs: Bool { jobsEnqueued != jobsRun }
 }

@@ -171,8 +171,8 @@ extension RuntimeBase {
     // On a test clock, effects run one at a time on the main thread (as TCA's tests do on the
     // main serial executor): in the order they were started and woken, so ties resolve in
     // sleep order every time.
-    if activity != nil {
-      record.task = Task(executorPreference: MainQueueTaskExecutor.shared, priority: run.priority, operation: body)
+    if let activity {
+      record.task = Task(executorPreference: activity.executor, priority: run.priority, operation: body)
     } else {
       record.task = Task(priority: run.priority, operation: body)
     }
