@@ -45,14 +45,19 @@ struct LoginCoreTests {
 
   @Test
   func twoFactorDismissInFlight() async {
+    // TCA's original sleeps a real second and must dismiss within it, which a busy machine
+    // does not always do; here the request waits on the test clock, which never advances: it
+    // is in flight until the dismissal cancels it, however slow the machine.
+    let clock = TestClock()
     let store = TestStore(initialState: Login.State()) {
       Login()
     } withDependencies: {
+      $0.clock = clock
       $0.authenticationClient.login = { @Sendable _, _ in
         AuthenticationResponse(token: "deadbeefdeadbeef", twoFactorRequired: true)
       }
       $0.authenticationClient.twoFactor = { @Sendable _, _ in
-        try await Task.sleep(for: .seconds(1))
+        try await clock.sleep(for: .seconds(1))
         return AuthenticationResponse(token: "deadbeefdeadbeef", twoFactorRequired: false)
       }
     }
