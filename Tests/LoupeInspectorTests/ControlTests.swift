@@ -81,6 +81,43 @@ import Testing
     #expect(store.state.title == "")
   }
 
+  /// 300 sends from one client, arriving on a thread of their own as a socket reader's do:
+  /// at most 64 wait for the main actor at a time, each is answered, and the actions run in
+  /// the order they were sent.
+  @Test func aFloodOfSendsRunsInOrderAndEachIsAnswered() async {
+    let session = Session(allowed: true)
+    let store = Store(initialState: Board.State(), name: "Board#1", bus: session.bus) { Board() }
+    let before = session.bus.lastSeq
+    let count = 300
+    let (answerStream, answered) = AsyncStream.makeStream(of: JSON.self)
+    let server = ServerSession(
+      handler: InspectorClient(
+        bus: session.bus, hub: session.hub, queue: ClientSubscription(hub: session.hub, capacity: 10, maxBatch: 10, wake: {}),
+        allowsControl: { true }),
+      send: { body in
+        guard let json = try? JSONParser.parse(body), json["id"] != 1 else { return }
+        answered.yield(json)
+      }, exit: {})
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread {
+        server.receive(InitializeRequest(clientInfo: .init(name: "flood")).message(id: 1).body)
+        for n in 1...count {
+          server.receive(SendRequest(store: "Board#1", action: ["rename": .string("t\(n)")]).message(id: .int(n + 1)).body)
+        }
+        continuation.resume()
+      }.start()
+    }
+    var answers: [JSON] = []
+    for await answer in answerStream {
+      answers.append(answer)
+      if answers.count == count { break }
+    }
+    #expect(answers.allSatisfy { $0["result"]?["seq"]?.intValue != nil })
+    #expect(store.state.title == "t\(count)")
+    let titles = session.events(after: before).filter { $0["kind"] == "action.received" }.map { $0["value"]?["rename"]?.stringValue ?? "" }
+    #expect(titles == (1...count).map { "t\($0)" })
+  }
+
   @Test func setStateReplacesTheStateScopedStoresFollowAndAMarkNamesIt() async {
     let session = Session(allowed: true)
     let store = Store(initialState: Board.State(), name: "Board#1", bus: session.bus) { Board() }

@@ -1,3 +1,4 @@
+import Dispatch
 import LoupeCore
 import LoupeRPC
 
@@ -9,6 +10,12 @@ final class InspectorClient: RequestHandler, Sendable {
   private let onSubscribe: @Sendable () -> Void
   /// Whether the program allows control now (``InspectorConfiguration/allowsControl``).
   private let allowsControl: @Sendable () -> Bool
+  /// Control requests of this client waiting for the main actor, at most
+  /// ``maxPendingControls``: past it the client's reader thread (the inspector's own, never
+  /// the program's) waits, so a flood of `loupe/send` queues in the client's socket instead of
+  /// as tasks in the program.
+  private let controlSlots = DispatchSemaphore(value: InspectorClient.maxPendingControls)
+  static let maxPendingControls = 64
   private struct State {
     /// `loupe/state` requests waiting for the main actor.
     var tasks: [RequestID: (task: Task<Void, Never>, reply: TypedReply<StateRequest>)] = [:]
@@ -21,6 +28,9 @@ final class InspectorClient: RequestHandler, Sendable {
     var controls: [RequestID: (task: Task<Void, Never>, fail: @Sendable (ResponseError) -> Void)] = [:]
     /// The client's name from `initialize`, for what its control causes.
     var clientName = "unnamed client"
+    /// The last control request's task: each waits for the one before, so a client's actions
+    /// run in the order it sent them.
+    var lastControl: Task<Void, Never>?
   }
   private let state = Lock(State())
 
@@ -138,11 +148,19 @@ final class InspectorClient: RequestHandler, Sendable {
       throw .invalidParams(StoreControlError.unknownStore(store).description)
     }
     let id = reply.id
+    if state.withLock({ $0.mainActorStopped }) { throw Self.exitingError }
+    controlSlots.wait()
+    let slots = controlSlots
     let exiting = state.withLock { state in
       if state.mainActorStopped { return true }
       let client = state.clientName
+      let previous = state.lastControl
       let task = Task { [weak self] in
-        defer { _ = self?.state.withLock { $0.controls.removeValue(forKey: id) } }
+        defer {
+          _ = self?.state.withLock { $0.controls.removeValue(forKey: id) }
+          slots.signal()
+        }
+        await previous?.value
         do throws(StoreControlError) {
           reply(result(try await directory.control(store, operation, client: client)))
         } catch {
@@ -150,9 +168,13 @@ final class InspectorClient: RequestHandler, Sendable {
         }
       }
       state.controls[id] = (task, { reply.failure($0) })
+      state.lastControl = task
       return false
     }
-    if exiting { throw Self.exitingError }
+    if exiting {
+      controlSlots.signal()
+      throw Self.exitingError
+    }
   }
 
   /// The process is exiting on the main thread, so the main actor never runs again: answer
