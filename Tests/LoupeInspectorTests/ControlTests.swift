@@ -139,6 +139,20 @@ import Testing
     ])
   }
 
+  @Test func anActionSentToAScopedStoreIsAtItsLevelAndRoutedThroughItsRoot() async {
+    let session = Session(allowed: true)
+    let store = Store(initialState: Board.State(), name: "Board#1", bus: session.bus) { Board() }
+    let tally = store.scope(state: \.tally, action: Board.Action.tally)
+    let before = session.bus.lastSeq
+    #expect(await session.answer(SendRequest(store: "Board#1/tally", action: ["add": 2]))["result"]?["seq"] == .int(before + 1))
+    #expect(tally.state.total == 2)
+    let action = session.events(after: before).first
+    #expect(action?["store"] == "Board#1/tally")
+    #expect(action?["action"] == "Counter.Action.add")
+    #expect(action?["value"] == ["add": 2])
+    #expect(action?["origin"] == "tool")
+  }
+
   @Test func setStateOnAScopedStoreNamesItsRoot() async {
     let session = Session(allowed: true)
     let store = Store(initialState: Board.State(), name: "Board#1", bus: session.bus) { Board() }
