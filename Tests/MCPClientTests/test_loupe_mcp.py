@@ -165,6 +165,53 @@ async def test_live_program_session():
 
 
 @test
+async def test_a_live_session_answers_as_its_recording_does():
+    """A live session's model indexes the session's own recording and reads events back from
+    it (issue 33 item 17): its answers — events, state at a seq, doctor — are those of the same
+    events opened as a trace, which is how a session answered when it kept them in memory."""
+    scratch = tempfile.mkdtemp()
+    try:
+        async with client() as c:
+            opened, _ = await ok(c, "loupe_open", program=EXAMPLES, args=["pages", "--shared-cancellation", "--speed", "4"])
+            live = opened["session"]
+            check(wait_until(lambda: not alive(opened["pid"])), "loupe-examples pages did not end")
+            saved, _ = await ok(c, "loupe_save", session=live, path=os.path.join(scratch, "live.loupe"))
+            copy, _ = await ok(c, "loupe_open", trace=os.path.join(scratch, "live.loupe"))
+            trace = copy["session"]
+            check(copy["events"] == saved["events"] and saved["events"] > 20, (copy, saved))
+
+            async def answers(s):
+                timeline, text = await ok(c, "loupe_timeline", session=s, limit=500)
+                seqs = [e["seq"] for e in timeline["events"]]
+                states = []
+                for at in seqs[:: max(1, len(seqs) // 8)] + [seqs[-1]]:
+                    stores, _ = await ok(c, "loupe_stores", session=s, at=at)
+                    for row in stores["stores"]:
+                        state, _ = await ok(c, "loupe_state", session=s, store=row["id"], at=at)
+                        states.append((at, row["id"], state["value"]))
+                why, _ = await ok(c, "loupe_why", session=s, seq=seqs[len(seqs) // 2])
+                doctor, doctor_text = await ok(c, "loupe_doctor", session=s)
+                effects, _ = await ok(c, "loupe_effects", session=s)
+                return {
+                    "events": [(e["seq"], e["line"]) for e in timeline["events"]],
+                    "states": states,
+                    "why": why,
+                    "doctor": doctor["findings"],
+                    "effects": effects["effects"],
+                }
+
+            from_live, from_trace = await answers(live), await answers(trace)
+            check(len(from_live["events"]) == saved["events"], (len(from_live["events"]), saved))
+            check(len(from_live["states"]) > 8, from_live["states"])
+            check("effect-cancelled-by-another-store" in [f["code"] for f in from_live["doctor"]], from_live["doctor"])
+            for key in from_live:
+                check(from_live[key] == from_trace[key], f"{key}: live {from_live[key]!r}\n  trace {from_trace[key]!r}")
+            await ok(c, "loupe_close", session=live)
+    finally:
+        shutil.rmtree(scratch)
+
+
+@test
 async def test_closing_a_session_ends_its_program():
     async with client() as c:
         opened, _ = await ok(c, "loupe_open", program=EXAMPLES, args=["pages", "--seconds", "120"])

@@ -37,6 +37,8 @@ actor DAPSession {
   var phase = Phase.new
   var target: DAPTarget?
   var model = SessionModel()
+  /// A live session's own recording, which the model indexes (removed at the end).
+  var liveRecording: DAPLiveRecording?
   /// The doctor's rules over the model, for the exception filters.
   var doctorSignals = DoctorSignals()
   /// `nil` while running (live only: a recording always has a position once configured).

@@ -65,10 +65,15 @@ extension DAPSession {
 
   // MARK: - Live
 
-  /// A live event: kept in the model; while running, it may hit a breakpoint or end a pending
-  /// step, which stops the view there.
-  func ingest(_ event: Event) {
-    model.append(event)
+  /// Live events as the connection delivered them (``DAPLiveRecording``).
+  func ingest(_ items: [LiveEventFeed.Item]) {
+    for item in items { ingest(item.event, at: item.location) }
+  }
+
+  /// A live event: indexed by the model, at `location` in the session's recording; while
+  /// running, it may hit a breakpoint or end a pending step, which stops the view there.
+  func ingest(_ event: Event, at location: TraceLineLocation? = nil) {
+    model.append(event, at: location)
     let index = model.count - 1
     guard configured, stop == nil else { return }
     if let pending = pendingStep {

@@ -59,42 +59,53 @@ final class TraceRecording: Sendable {
     record(frame.events)
   }
 
-  /// Records the events of a notification as they came, with one write.
-  func record(_ batch: NotificationEventLines.Batch) {
-    guard batch.count > 0 else { return }
-    write(count: batch.count, firstEvent: { (try? JSONParser.parse(batch.text[batch.first])) ?? .null }) { writer throws(TraceError) in
-      try writer.append(batch)
+  /// Records the events of a notification as they came, with one write. Returns where each
+  /// event's line is in the file (for a model that reads them back), or `nil` when they were
+  /// not written (the recording has stopped).
+  @discardableResult
+  func record(_ batch: NotificationEventLines.Batch) -> [TraceLineLocation]? {
+    guard batch.count > 0 else { return [] }
+    let start = write(count: batch.count, firstEvent: { (try? JSONParser.parse(batch.text[batch.first])) ?? .null }) {
+      writer throws(TraceError) in try writer.append(batch)
     }
+    return start.map(batch.locations(writtenAt:))
   }
 
-  /// Records events given as JSON values.
-  func record(_ events: [JSON]) {
+  /// Records events given as JSON values; returns where each one's line is, as
+  /// ``record(_:)-(NotificationEventLines.Batch)`` does.
+  @discardableResult
+  func record(_ events: [JSON]) -> [TraceLineLocation]? {
     record(lines: events.map { Array($0.jsonText.utf8) })
   }
 
   /// Records events given as lines of JSON, with one write (a syscall per event capped
-  /// `loupe record` far below what a program emits).
-  func record(lines: [[UInt8]]) {
-    guard !lines.isEmpty else { return }
-    write(count: lines.count, firstEvent: { (try? JSONParser.parse(lines[0])) ?? .null }) { writer throws(TraceError) in
+  /// `loupe record` far below what a program emits); returns where each line is.
+  @discardableResult
+  func record(lines: [[UInt8]]) -> [TraceLineLocation]? {
+    guard !lines.isEmpty else { return [] }
+    let start = write(count: lines.count, firstEvent: { (try? JSONParser.parse(lines[0])) ?? .null }) { writer throws(TraceError) in
       try writer.appendLines(lines)
     }
+    return start.map { TraceLineLocation.consecutive(from: $0, lengths: lines.lazy.map(\.count)) }
   }
 
   /// Appends `count` events with `append`, opening the file first (its header taken from the
-  /// first event) and stopping the recording, said once, at the first error.
-  private func write(count: Int, firstEvent: () -> JSON, _ append: (TraceWriter) throws(TraceError) -> Void) {
+  /// first event) and stopping the recording, said once, at the first error. Returns the
+  /// offset of the first line `append` wrote (`nil`: nothing was written).
+  private func write(count: Int, firstEvent: () -> JSON, _ append: (TraceWriter) throws(TraceError) -> Int) -> Int? {
     state.withLock { state in
-      guard state.failure == nil else { return }
+      guard state.failure == nil else { return nil }
       do throws(TraceError) {
         if state.writer == nil {
           state.writer = try TraceWriter(path: path, header: header(first: firstEvent(), state: state))
         }
-        try append(state.writer!)
+        let start = try append(state.writer!)
         state.events += count
+        return start
       } catch {
         state.failure = error
         stderr.line("loupe: recording stopped: \(error)")
+        return nil
       }
     }
   }

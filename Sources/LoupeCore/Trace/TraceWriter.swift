@@ -13,6 +13,10 @@
 /// try writer.close()
 /// ```
 ///
+/// The appends of lines already encoded say where in the file their first line starts (the
+/// lines follow each other from there), so a reader can index a trace still being written and
+/// read its lines back by offset (a live session's ``TraceLineFile``).
+///
 /// The writer is safe to share between threads; appends are serialized.
 public final class TraceWriter: Sendable {
   /// The path the trace is written to.
@@ -126,8 +130,10 @@ public final class TraceWriter: Sendable {
   /// Appends lines of already-encoded event JSON (as received on the wire), unchanged, with a
   /// single write: nothing is written when one of them is invalid.
   ///
+  /// - Returns: the offset in the file of the first line.
   /// - Throws: ``TraceError/invalidLine(reason:)`` when a line is empty or holds a line break.
-  public func appendLines(_ lines: [[UInt8]]) throws(TraceError) {
+  @discardableResult
+  public func appendLines(_ lines: [[UInt8]]) throws(TraceError) -> Int {
     var bytes = [UInt8]()
     bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + 1 })
     for line in lines {
@@ -135,12 +141,14 @@ public final class TraceWriter: Sendable {
       bytes.append(contentsOf: line)
       bytes.append(0x0A)
     }
-    try write(bytes)
+    return try write(bytes)
   }
 
   /// Appends bytes that are already complete trace lines, each ending with `\n` and checked
-  /// by whoever made them (a `loupe/events` batch as it came over the wire), with one write.
-  package func append(checkedLines text: [UInt8]) throws(TraceError) {
+  /// by whoever made them (a `loupe/events` batch as it came over the wire), with one write;
+  /// returns the offset in the file of the first line.
+  @discardableResult
+  package func append(checkedLines text: [UInt8]) throws(TraceError) -> Int {
     try write(text)
   }
 
@@ -163,16 +171,21 @@ public final class TraceWriter: Sendable {
     try result.get()
   }
 
-  private func write(_ bytes: [UInt8]) throws(TraceError) {
+  /// Writes `bytes` and returns the offset in the file where they start.
+  @discardableResult
+  private func write(_ bytes: [UInt8]) throws(TraceError) -> Int {
     let result = state.withLock { state in
       bytes.withUnsafeBytes { Self.write($0, path: path, state: &state) }
     }
     try result.outcome.get()
+    return result.start
   }
 
-  /// What a write did: its outcome, and how many complete lines of it are in the file.
+  /// What a write did: its outcome, where its bytes start in the file, and how many complete
+  /// lines of it are in the file.
   private struct WriteResult {
     var outcome: Result<Void, TraceError>
+    var start = 0
     var completeLines = 0
   }
 
@@ -186,14 +199,17 @@ public final class TraceWriter: Sendable {
       state.needsNewline = false
       state.length += written
     }
+    // The file is opened for appending and only this writer writes it: its bytes start at
+    // the end of what was written so far.
+    let start = state.length
     let (written, code) = TraceFileIO.writeAll(fd, bytes)
     guard let code else {
       state.length += written
-      return WriteResult(outcome: .success(()))
+      return WriteResult(outcome: .success(()), start: start)
     }
     // Keep the complete lines that made it (a filling disk may cut a batch anywhere) and cut
     // off the partial one, so the trace stays a prefix of complete events.
-    var result = WriteResult(outcome: fail(code, path: path, state: &state))
+    var result = WriteResult(outcome: fail(code, path: path, state: &state), start: start)
     guard written > 0 else { return result }
     var complete = written
     while complete > 0, bytes[complete - 1] != 0x0A { complete -= 1 }

@@ -1,27 +1,56 @@
 import LoupeCore
-/// Where a ``SessionModel`` keeps its events: in memory (live), or in the trace file, read back
-/// by offset when asked (a recording: memory follows the index, not the events). Recently read
-/// events are cached, so walking back and forth near one place reads each line once.
+/// Where a ``SessionModel`` keeps its events: in memory, or in a trace file, read back by
+/// offset when asked — a recording, or a live session's own recording while it is still being
+/// written (memory then follows the index, not the events). Recently read or added events are
+/// cached, so walking back and forth near one place reads each line once.
 final package class EventStorage {
   private var events: [Event] = []
-  private let file: TraceLineFile?
+  /// The trace the events are in; `nil` for events kept in memory.
+  private let path: String?
+  /// Opened on the first read (a live session's file is still being written).
+  private var file: TraceLineFile?
   private var offsets: [Int] = []
   private var lengths: [Int32] = []
+  /// Events of a file-backed session that are not in its file (offset -1): the recording
+  /// failed (a full disk), so they are kept here rather than lost.
+  private var unwritten: [Int: Event] = [:]
   private var cache: [Int: Event] = [:]
   static package let cacheLimit = 4096
 
-  static package func memory(_ events: [Event]) -> EventStorage { EventStorage(events: events, file: nil) }
+  static package func memory(_ events: [Event]) -> EventStorage { EventStorage(events: events, path: nil, file: nil) }
 
-  static package func file(_ file: TraceLineFile, offsets: [Int], lengths: [Int32]) -> EventStorage {
-    EventStorage(events: [], file: file)
+  static package func file(_ file: TraceLineFile) -> EventStorage {
+    EventStorage(events: [], path: file.path, file: file)
   }
 
-  private init(events: [Event], file: TraceLineFile?) {
+  /// Events in the trace at `path`, which is still being written: each is added with its
+  /// line's location once that line is in the file.
+  static package func growingFile(_ path: String) -> EventStorage {
+    EventStorage(events: [], path: path, file: nil)
+  }
+
+  private init(events: [Event], path: String?, file: TraceLineFile?) {
     self.events = events
+    self.path = path
     self.file = file
   }
 
-  package func append(_ event: Event) { events.append(event) }
+  /// Whether the events are read back from a file.
+  package var isFileBacked: Bool { path != nil }
+
+  /// Adds the next event: at `location` in the file, or in memory (a session kept in memory,
+  /// or an event its recording could not write).
+  package func append(_ event: Event, at location: TraceLineLocation? = nil) {
+    guard isFileBacked else { return events.append(event) }
+    let index = offsets.count
+    if let location {
+      appendLocation(offset: location.offset, length: location.length)
+      remember(event, at: index)
+    } else {
+      appendLocation(offset: -1, length: 0)
+      unwritten[index] = event
+    }
+  }
 
   package func appendLocation(offset: Int, length: Int) {
     offsets.append(offset)
@@ -29,21 +58,39 @@ final package class EventStorage {
   }
 
   package func event(at index: Int) -> Event {
-    guard let file else { return events[index] }
+    guard isFileBacked else { return events[index] }
+    if offsets[index] < 0, let event = unwritten[index] { return event }
     if let cached = cache[index] { return cached }
-    let bytes = file.read(offset: offsets[index], length: Int(lengths[index]))
-    // The line decoded when the trace was indexed; a file changed since then reads as a mark.
-    let event = (try? Event(jsonText: bytes)) ?? Event(seq: 0, time: 0, payload: .mark(Mark(label: "<the trace file changed>")))
-    if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-    cache[index] = event
+    // The line decoded when it was indexed; a file changed since then reads as a mark.
+    let event =
+      line(at: index).flatMap { try? Event(jsonText: $0) }
+      ?? Event(seq: 0, time: 0, payload: .mark(Mark(label: "<the trace file changed>")))
+    remember(event, at: index)
     return event
   }
 
   package func json(at index: Int) -> JSON {
-    if let file {
-      let bytes = file.read(offset: offsets[index], length: Int(lengths[index]))
-      if let json = try? JSONParser.parse(bytes) { return json }
-    }
+    if isFileBacked, offsets[index] >= 0, let bytes = line(at: index), let json = try? JSONParser.parse(bytes) { return json }
     return event(at: index).json
+  }
+
+  /// Bytes the storage holds per event besides the cache: the locations (file-backed), or
+  /// the array of events (in memory; their contents not counted).
+  package var indexBytes: Int {
+    offsets.capacity * MemoryLayout<Int>.stride + lengths.capacity * MemoryLayout<Int32>.stride
+      + events.capacity * MemoryLayout<Event>.stride
+  }
+
+  /// Forgets the cached events (the next reads go to the file).
+  package func dropCache() { cache.removeAll() }
+
+  private func line(at index: Int) -> [UInt8]? {
+    if file == nil, let path { file = try? TraceLineFile(path: path) }
+    return file?.read(offset: offsets[index], length: Int(lengths[index]))
+  }
+
+  private func remember(_ event: Event, at index: Int) {
+    if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+    cache[index] = event
   }
 }

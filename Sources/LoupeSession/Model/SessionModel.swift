@@ -6,8 +6,10 @@ import LoupeCore
 /// **Feeding it.** ``init(tracePath:)`` reads a trace file once, streaming, and keeps an index
 /// (each event's `seq`, kind, store, cause and the offset of its line) instead of the events:
 /// an event is read back from the file by offset when asked for (recently read ones are
-/// cached). ``init()`` + ``append(_:)`` takes live events one at a time (e.g. from a
-/// `LoupeClient`), after every event already in it; those are kept in memory.
+/// cached). A live session records its events to a trace of its own as they come:
+/// ``init(growingTrace:)`` + ``append(_:at:)`` indexes that file while it grows, each event
+/// added with where its line was written, so a live session too holds the index and not the
+/// events. ``init()`` + ``append(_:)`` keeps events in memory (tests, small sessions).
 ///
 /// **Positions.** Most queries take and return *positions* (`Int` indices into the session's
 /// events, in `seq` order); ``index(ofSeq:)`` and ``firstIndex(atOrAfterSeq:)`` turn a `seq`
@@ -25,8 +27,10 @@ import LoupeCore
 /// | a store's state at any moment | ``state(of:at:)``, ``state(of:atSeq:path:)`` → ``RebuiltState`` (value + `approximate`), CONTRACT §10, rule in ``StateRebuilder`` |
 /// | source lines | ``indices(atLine:)``, ``hasSource(at:line:)``, ``namesSourcePath(_:)``, ``source(of:)`` |
 ///
-/// **Cost.** Memory follows the index: about 40 bytes per event plus per-store position lists
-/// (a file-backed session holds no events). A state query starts from the store's last
+/// **Cost.** Memory follows the index: about 60 bytes per event (``indexBytes``; an entry,
+/// the line's location, the kind, the store's position list) plus per-store, per-effect and
+/// per-line tables (a file-backed session holds no events, only a cache of the last
+/// ``EventStorage/cacheLimit`` it read). A state query starts from the store's last
 /// snapshot (or a checkpoint of a state it rebuilt before, every
 /// ``StateRebuilder/checkpointSpacing`` changes) and applies the changes after it; the store's
 /// snapshot policy bounds them (CONTRACT §10: 1000 actions by default). Nothing re-reads the
@@ -84,16 +88,23 @@ public final class SessionModel {
   package var sourcePaths: Set<String> = []
   package var stateIndex = StateIndex()
 
-  /// An empty session, for live events.
+  /// An empty session, for live events kept in memory.
   public init() {
     storage = .memory([])
+  }
+
+  /// An empty session over a trace still being written (a live session's own recording): each
+  /// event is added with ``append(_:at:)`` once its line is in the file, and read back from
+  /// there when asked. The file is opened on the first read.
+  public init(growingTrace path: String) {
+    storage = .growingFile(path)
   }
 
   /// Indexes a whole trace (one pass); the events stay in the file.
   public init(tracePath: String) throws(TraceError) {
     let reader = try TraceReader(path: tracePath)
     let file = try TraceLineFile(path: tracePath)
-    storage = .file(file, offsets: [], lengths: [])
+    storage = .file(file)
     while let item = try reader.next() {
       guard let event = item.event else { continue }
       storage.appendLocation(offset: item.offset, length: item.bytes.count)
@@ -111,10 +122,22 @@ public final class SessionModel {
   /// Adds a live event (after every event already in the session). An event whose `seq` is
   /// not above the last one's is ignored (a replayed duplicate).
   public func append(_ event: Event) {
+    append(event, at: nil)
+  }
+
+  /// Adds a live event whose line is at `location` in the session's growing trace
+  /// (``init(growingTrace:)``); with no location (its line could not be written) it is kept
+  /// in memory, and so is every event of a session made with ``init()``. An event whose `seq`
+  /// is not above the last one's is ignored (a replayed duplicate).
+  public func append(_ event: Event, at location: TraceLineLocation?) {
     if let last = entries.last, event.seq <= last.seq { return }
-    storage.append(event)
+    storage.append(event, at: location)
     add(event)
   }
+
+  /// Whether the events are read back from a trace file (a recording, or a live session's
+  /// growing recording) rather than kept in memory.
+  public var isFileBacked: Bool { storage.isFileBacked }
 
   /// How many events the session has.
   public var count: Int { entries.count }

@@ -14,8 +14,10 @@ extension TraceFileIO {
 
 extension TraceWriter {
   /// Appends the events of a `loupe/events` notification exactly as they came over the wire
-  /// (checked when the batch was made), with a single write.
-  public func append(_ batch: NotificationEventLines.Batch) throws(TraceError) {
+  /// (checked when the batch was made), with a single write; returns the offset in the file of
+  /// its first line (the others follow: ``NotificationEventLines/Batch/lineLengths``).
+  @discardableResult
+  public func append(_ batch: NotificationEventLines.Batch) throws(TraceError) -> Int {
     try append(checkedLines: batch.text)
   }
 }

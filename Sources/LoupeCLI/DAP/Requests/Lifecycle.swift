@@ -91,8 +91,15 @@ extension DAPSession {
         throw DAPError(.targetFailed, "\(error): is a program running with LOUPE=tcp:\(address)?")
       }
     }
-    let info = try await LiveConnection.handshake(client, describing: "The program at \(path)")
-    startLive(client: client, program: nil, name: path)
+    let recording = try DAPLiveRecording.start(client)
+    let info: InitializeResult
+    do {
+      info = try await LiveConnection.handshake(client, describing: "The program at \(path)")
+    } catch {
+      recording.remove()
+      throw error
+    }
+    startLive(client: client, program: nil, name: path, recording: recording)
     announceProcess(info, method: "attach")
     phase = .open
     channel.respond(to: request)
@@ -172,6 +179,7 @@ extension DAPSession {
     }
     target?.client?.close()
     phase = .finished
+    liveRecording?.remove()
   }
 
   // MARK: - Opening
@@ -217,8 +225,22 @@ extension DAPSession {
     }
     output.programStarted()
     let name = "'\(command[0])'"
-    let info = try await LiveConnection.handshake(client, describing: name)
-    startLive(client: client, program: client.program, name: command[0])
+    let recording: DAPLiveRecording
+    do {
+      recording = try DAPLiveRecording.start(client)
+    } catch {
+      client.program?.terminate()
+      client.close()
+      throw error
+    }
+    let info: InitializeResult
+    do {
+      info = try await LiveConnection.handshake(client, describing: name)
+    } catch {
+      recording.remove()
+      throw error
+    }
+    startLive(client: client, program: client.program, name: command[0], recording: recording)
     announceProcess(info, method: "launch")
   }
 
@@ -232,11 +254,15 @@ extension DAPSession {
       ])
   }
 
-  private func startLive(client: LoupeClient, program: LaunchedProgram?, name: String) {
+  /// Follows the live program: its events, kept in `recording` and indexed by the model, come
+  /// in batches as the connection delivers them.
+  private func startLive(client: LoupeClient, program: LaunchedProgram?, name: String, recording: DAPLiveRecording) {
     target = .live(client: client, program: program, name: name)
+    liveRecording = recording
+    model = SessionModel(growingTrace: recording.tracePath)
     Task { [weak self] in
-      for await event in client.events {
-        await self?.ingest(event)
+      for await items in recording.items {
+        await self?.ingest(items)
       }
       let reason = await client.waitUntilClosed()
       var status = program?.exitStatus

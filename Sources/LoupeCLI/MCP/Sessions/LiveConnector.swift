@@ -5,7 +5,8 @@ import LoupeSession
 import LoupeClient
 
 /// Connects a live session: launches the program with `LOUPE=stdio` (or connects to its
-/// socket), records every event it sends to the session's scratch trace as it comes, and does
+/// socket), records every event it sends to the session's scratch trace as it comes (the
+/// session's model indexes that file: ``LiveEventFeed``), and does
 /// the handshake (`initialize`, then `loupe/subscribe` with `history: true`, so nothing from the
 /// program's start is missed) within a time limit.
 enum LiveConnector {
@@ -55,20 +56,10 @@ enum LiveConnector {
       try? FileManager.default.removeItem(atPath: directory)
       throw ToolFailure("launch-failed", launchFailure(request.source, error))
     }
-    // Each event goes to the recording as it came (for loupe_save, doctor and stats) and,
-    // decoded, into the session model.
-    let model = SharedModel(SessionModel())
-    client.onRawEvents = { batch in
-      recording.record(batch)
-      model.append(batch.lines.compactMap { try? Event(jsonText: $0) })
-    }
-    client.onFrame = { body in
-      let frame = FrameContent(body)
-      if let process = frame.process { recording.setFallbackHeader(process) }
-      recording.record(frame.events)
-      model.append(frame.events.compactMap { try? Event(json: $0) })
-    }
-    client.decodesEvents = false
+    // Each event goes to the recording as it came (for loupe_save) and the session model
+    // indexes it there: the recording is the session's one store of events.
+    let model = SharedModel(SessionModel(growingTrace: tracePath))
+    LiveEventFeed.start(client, recording: recording) { items in model.append(items) }
 
     let session: MCPSession
     do throws(ToolFailure) {

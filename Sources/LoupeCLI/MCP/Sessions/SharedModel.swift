@@ -56,11 +56,12 @@ final class SharedModel: @unchecked Sendable {
     return (model.header, DamageNotes(model.damage))
   }
 
-  func append(_ events: [Event]) {
-    guard !events.isEmpty else { return }
+  /// Adds live events, each with where the session's recording has its line.
+  func append(_ items: [LiveEventFeed.Item]) {
+    guard !items.isEmpty else { return }
     lock.lock()
     defer { lock.unlock() }
-    for event in events { model.append(event) }
+    model.append(items)
   }
 }
 
