@@ -44,15 +44,7 @@ struct SendCommand: Command {
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
     let action = try ControlConnection.value(action, what: "action")
-    let connection = try await ControlConnection.open(target, clientName: "loupe send")
-    let result: SendRequest.Result
-    do {
-      result = try await connection.send(SendRequest(store: store, action: action))
-    } catch {
-      await connection.close()
-      throw error
-    }
-    await connection.close()
+    let result = try await ControlConnection.perform(SendRequest(store: store, action: action), on: target, as: "loupe send")
     context.stdout.line(result.seq.map { "sent to \(store) as #\($0)" } ?? "sent to \(store)")
     return 0
   }
@@ -99,15 +91,7 @@ struct SetStateCommand: Command {
 
   func run(in context: CommandContext) async throws(CommandFailure) -> Int32 {
     let state = try ControlConnection.value(state, what: "state")
-    let connection = try await ControlConnection.open(target, clientName: "loupe set-state")
-    let result: SetStateRequest.Result
-    do {
-      result = try await connection.send(SetStateRequest(store: store, state: state))
-    } catch {
-      await connection.close()
-      throw error
-    }
-    await connection.close()
+    let result = try await ControlConnection.perform(SetStateRequest(store: store, state: state), on: target, as: "loupe set-state")
     context.stdout.line(result.seq.map { "state of \(store) set at #\($0)" } ?? "state of \(store) set")
     return 0
   }

@@ -48,6 +48,22 @@ struct ControlConnection: Sendable {
     return ControlConnection(client: client, name: name)
   }
 
+  /// One request on a connection of its own: opened as `clientName`, closed after the answer.
+  static func perform<R: RequestType>(
+    _ request: R, on target: AttachSession.Target, as clientName: String
+  ) async throws(CommandFailure) -> R.Result {
+    let connection = try await open(target, clientName: clientName)
+    let result: R.Result
+    do {
+      result = try await connection.send(request)
+    } catch {
+      await connection.close()
+      throw error
+    }
+    await connection.close()
+    return result
+  }
+
   /// Sends `request`; a refusal is worded for the command line.
   func send<R: RequestType>(_ request: R) async throws(CommandFailure) -> R.Result {
     do {
