@@ -111,6 +111,23 @@ class TCPTokenTests(unittest.TestCase):
         answer = request(endpoint, "a", "loupe/stores", {"token": self.program.token})
         self.expect_refused(sock, endpoint, answer, "a")
 
+    def test_control_before_the_token_is_unauthorized(self):
+        # CONTRACT §16: over TCP the token rules come first, for control as for the rest.
+        sock, endpoint = self.program.connect()
+        answer = request(endpoint, 3, "loupe/send", {"store": "Probe#1", "action": "refresh"})
+        self.expect_refused(sock, endpoint, answer, 3)
+
+    def test_control_with_the_token_is_still_off_without_LOUPE_CONTROL(self):
+        sock, endpoint = self.program.connect()
+        answer = request(endpoint, 1, "initialize", {"clientInfo": {"name": "t"}, "token": self.program.token})
+        self.assertIn("result", answer)
+        for id, method, params in [(2, "loupe/send", {"store": "Probe#1", "action": "refresh"}),
+                                   (3, "loupe/setState", {"store": "Probe#1", "state": {}})]:
+            answer = request(endpoint, id, method, params)
+            self.assertEqual(answer["error"]["code"], -32004, answer)
+            self.assertIn("LOUPE_CONTROL=1", answer["error"]["message"])
+        sock.close()
+
     def test_notification_first(self):
         sock, endpoint = self.program.connect()
         endpoint.send_request({"jsonrpc": "2.0", "method": "initialized", "params": {}})
