@@ -21,7 +21,8 @@ struct ReplayActionsCommand: Command {
       The replay is paced by the recording, not by the clock: before each action it waits \
       (up to --wait) until the program's effects have sent as many actions and ended as \
       many times as the recording's had by then, so a search that had answered before the \
-      next keystroke has answered in the program too.
+      next keystroke has answered in the program too. When the program's effects have done \
+      exactly as much, the state they left is compared as well.
 
       The program must start where the recording started: the same initial state (checked \
       before the first action), and nothing else sending actions meanwhile. Exits with 0 \
