@@ -10,9 +10,10 @@ import Testing
 @Suite struct ControlEndToEndTests {
   static let todos = ["todos", "--todos", "20", "--seconds", "120", "--speed", "20"]
   /// The program a recording made at 20× speed is replayed into: its search answers after
-  /// 1.2 s (0.25×), so the replay, paced by the recording, always sends the next keystroke
-  /// before a search the recording saw cancelled can answer, however busy the machine.
-  static let slowTodos = ["todos", "--todos", "20", "--seconds", "600", "--speed", "0.25"]
+  /// 3 s (0.1×), so the replay, paced by the recording, sends the next keystroke before a
+  /// search the recording saw cancelled can answer, even on a machine so busy that the
+  /// replay stalls for seconds (CI's run of the whole suite beside stress-ng).
+  static let slowTodos = ["todos", "--todos", "20", "--seconds", "3000", "--speed", "0.1"]
 
   @Test func withoutLOUPE_CONTROLTheProgramRefusesAndNothingHappens() async throws {
     let dir = TemporaryDirectory()
@@ -107,14 +108,14 @@ import Testing
     let trace = try await Self.recordTodos(in: dir)
 
     let same = try await IdleProgram.start(Self.slowTodos, socket: dir.file("same.sock"))
-    let matched = await loupe("replay-actions", trace, "--socket", same.socket)
+    let matched = await loupe("replay-actions", trace, "--socket", same.socket, "--wait", "300")
     await same.stop()
     #expect(matched.status == 0, "\(matched.stdout)\(matched.stderr)")
     #expect(matched.stdout.hasPrefix("Replaying "))
     #expect(matched.stdout.hasSuffix("The program's state matched the recording's after each of \(matched.stdout.split(separator: "\n").count - 2) actions.\n"))
 
     let mutant = try await IdleProgram.start(Self.slowTodos + ["--mutant"], socket: dir.file("mutant.sock"))
-    let differs = await loupe("replay-actions", trace, "--socket", mutant.socket)
+    let differs = await loupe("replay-actions", trace, "--socket", mutant.socket, "--wait", "300")
     await mutant.stop()
     #expect(differs.status == 1, "\(differs.stdout)\(differs.stderr)")
     let lines = differs.stdout.split(separator: "\n").map(String.init)
