@@ -93,7 +93,7 @@ struct ReplayActionsCommand: Command {
     guard try await live.wait(atMost: .seconds(30), until: { live.model.count >= history }) else {
       throw CommandFailure("'\(connection.name)' did not send the history it announced (\(history) events)")
     }
-    let replayStart = live.model.count
+    live.countEffectWork()
     context.stdout.line("Replaying \(Formatting.plural(replay.steps.count, "action")) of \(trace) to \(connection.name)")
     let style = context.style
 
@@ -116,9 +116,9 @@ struct ReplayActionsCommand: Command {
       // must have done too (a search answered, a timer fired).
       if number > 0 {
         let wanted = replay.effectWork(before: step.seq)
-        let done = try await live.wait(atMost: wait) { ActionReplay.EffectWork(live.model, from: replayStart).covers(wanted) }
+        let done = try await live.wait(atMost: wait) { live.effectWork.covers(wanted) }
         if !done {
-          let now = ActionReplay.EffectWork(live.model, from: replayStart)
+          let now = live.effectWork
           context.stdout.line(
             style.apply(.red, "The program's effects did not do what the recording's did before #\(step.seq) \(step.action)")
               + " (action \(number + 1) of \(replay.steps.count)): within \(wait) the recording's effects had sent \(wanted.actions) and ended \(wanted.ends) since the first action, the program's \(now.actions) and \(now.ends).")
@@ -127,7 +127,7 @@ struct ReplayActionsCommand: Command {
         }
         // When the program's effects did exactly what the recording's did, the state they
         // left must be the recording's too (with more, a timer ticked again: not comparable).
-        if ActionReplay.EffectWork(live.model, from: replayStart) == wanted, let before = step.before,
+        if live.effectWork == wanted, let before = step.before,
           let now = live.model.state(of: step.root, at: live.model.count - 1),
           let difference = ActionReplay.firstDifference(expected: before.value, actual: now.value)
         {
@@ -196,6 +196,15 @@ private final class LiveSession: @unchecked Sendable {
   deinit { reader?.cancel() }
 
   var lastSeq: Int { model.count == 0 ? 0 : model.seq(at: model.count - 1) }
+  /// What the program's effects did since ``countEffectWork()``, kept up as events arrive.
+  private(set) var effectWork = ActionReplay.EffectWork()
+  private var countsEffectWork = false
+
+  /// Counts effects' work from the next event on (the replay's first action).
+  func countEffectWork() {
+    effectWork = ActionReplay.EffectWork()
+    countsEffectWork = true
+  }
 
   /// Moves what arrived into the model; `false` once the connection is closed and drained.
   private func drain() -> Bool {
@@ -203,7 +212,10 @@ private final class LiveSession: @unchecked Sendable {
       defer { state.events = [] }
       return (state.events, state.closed)
     }
-    for event in events { model.append(event) }
+    for event in events {
+      model.append(event)
+      if countsEffectWork { effectWork.count(at: model.count - 1, in: model) }
+    }
     return !(closed && events.isEmpty)
   }
 

@@ -66,7 +66,8 @@ package enum RedactedValues {
     return index < shown.count ? index : nil
   }
 
-  private static func holdsRedacted(_ json: JSON) -> Bool {
+  /// Whether `json` holds `"<redacted>"` anywhere.
+  package static func holdsRedacted(_ json: JSON) -> Bool {
     switch json {
     case .string(let text): text == RenderMarker.redacted
     case .array(let elements): elements.contains(where: holdsRedacted)

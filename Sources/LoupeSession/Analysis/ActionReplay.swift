@@ -44,15 +44,13 @@ package struct ActionReplay: Sendable {
       self.ends = ends
     }
 
-    /// Counted in `model` from `start` (a position) to its end.
-    package init(_ model: SessionModel, from start: Int) {
-      for position in start..<model.count {
-        switch model.kind(at: position) {
-        case .effectEnded: ends += 1
-        case .action:
-          if case .actionReceived(let received) = model.event(at: position).payload, received.origin == .effect { actions += 1 }
-        default: break
-        }
+    /// Counts the event at `position` of `model`, if it is effects' work.
+    package mutating func count(at position: Int, in model: SessionModel) {
+      switch model.kind(at: position) {
+      case .effectEnded: ends += 1
+      case .action:
+        if case .actionReceived(let received) = model.event(at: position).payload, received.origin == .effect { actions += 1 }
+      default: break
       }
     }
 
@@ -104,14 +102,7 @@ package struct ActionReplay: Sendable {
         work[steps[next].seq] = counted
         next += 1
       }
-      switch model.kind(at: position) {
-      case .effectEnded: counted.ends += 1
-      case .action:
-        if case .actionReceived(let received) = model.event(at: position).payload, received.origin == .effect {
-          counted.actions += 1
-        }
-      default: break
-      }
+      counted.count(at: position, in: model)
     }
   }
 

@@ -121,7 +121,7 @@ extension LiveStoreDirectory {
     case .setState(let json):
       // Redacted values come back from the program's state, on its thread.
       var incoming = json
-      if bus?.renderOptions.redactedPaths.isEmpty == false || Self.holdsRedactedMarker(json) {
+      if bus?.renderOptions.redactedPaths.isEmpty == false || RedactedValues.holdsRedacted(json) {
         incoming = await MainActor.run { target()?.restoringRedactedValues(in: json) } ?? json
       }
       let state = try type.decodeState(incoming)
@@ -140,15 +140,6 @@ extension LiveStoreDirectory {
 
   private func entryTarget(_ store: String) -> ControlTarget? {
     state.withLock { $0.entries.last { $0.info.id == store }?.target }
-  }
-
-  private static func holdsRedactedMarker(_ json: JSON) -> Bool {
-    switch json {
-    case .string(let text): text == RenderMarker.redacted
-    case .array(let elements): elements.contains(where: holdsRedactedMarker)
-    case .object(let object): object.contains { holdsRedactedMarker($0.value) }
-    default: false
-    }
   }
 }
 
