@@ -20,6 +20,9 @@ public struct ChangeApplicationError: Error, Sendable, Hashable, CustomStringCon
 /// | `[id: X]` | the element whose `id` member is X set to `new` | `new` inserted at `index` (or appended) | that element deleted |
 ///
 /// A `.name` member that does not exist is appended by `replace` and `insert`.
+///
+/// The change is applied where it lies (``JSONEditing``): only the containers on its path are
+/// visited, and none is copied unless another value shares it.
 extension Change {
   /// The value after applying this change to `value`.
   public func apply(to value: JSON) throws(ChangeApplicationError) -> JSON {
@@ -36,14 +39,20 @@ extension Change {
     } catch {
       throw fail(error.message)
     }
-    guard let last = parsed.components.last else {
+    try apply(to: &value, at: parsed.components[...])
+  }
+
+  /// Applies this change to `value` in place at `components`, its path already parsed (a
+  /// scoped store's change put under its scope: errors still name `path`).
+  package func apply(to value: inout JSON, at components: ArraySlice<StatePath.Component>) throws(ChangeApplicationError) {
+    guard let last = components.last else {
       switch op {
       case .replace, .insert: value = try required(new, "new")
       case .remove: value = .null
       }
       return
     }
-    try JSONEditing.modify(&value, parsed.components.dropLast(), change: self) { (parent: inout JSON) throws(ChangeApplicationError) in
+    try JSONEditing.modify(&value, components.dropLast(), change: self) { (parent: inout JSON) throws(ChangeApplicationError) in
       try edit(&parent, at: last)
     }
   }
@@ -58,74 +67,84 @@ extension Change {
   }
 
   private func edit(_ parent: inout JSON, at component: StatePath.Component) throws(ChangeApplicationError) {
-    switch (component, parent) {
-    case (.field(let name), .object(var object)):
-      parent = .null
-      defer { parent = .object(object) }
-      switch op {
-      case .replace, .insert: object[name] = try required(new, "new")
-      case .remove:
-        guard object[name] != nil else { throw fail("no member '\(name)'") }
-        object[name] = .null
+    let edited: Void?
+    switch component {
+    case .field(let name):
+      edited = try parent.editObject { (object: inout JSONObject) throws(ChangeApplicationError) in try edit(&object, field: name) }
+    case .key(let key):
+      edited = try parent.editObject { (object: inout JSONObject) throws(ChangeApplicationError) in try edit(&object, key: key) }
+    case .index(let position):
+      edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, at: position) }
+    case .id(let id):
+      edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, id: id) }
+    }
+    guard edited == nil else { return }
+    let name = StatePath([component]).description
+    throw fail("\(name.isEmpty ? "component" : name) does not fit a \(parent.typeName)")
+  }
+
+  private func edit(_ object: inout JSONObject, field name: String) throws(ChangeApplicationError) {
+    switch op {
+    case .replace, .insert: object[name] = try required(new, "new")
+    case .remove:
+      guard object[name] != nil else { throw fail("no member '\(name)'") }
+      object[name] = .null
+    }
+  }
+
+  private func edit(_ object: inout JSONObject, key: String) throws(ChangeApplicationError) {
+    // Keys are matched as spelled (UTF-8), as the diff tells them apart.
+    let existing = object.position(spelled: key)
+    switch op {
+    case .replace:
+      let value = try required(new, "new")
+      if let existing { object.members[existing].value = value } else { object.append(key, value) }
+    case .insert:
+      let value = try required(new, "new")
+      if let existing {
+        object.members[existing].value = value
+      } else if let index, index >= 0, index <= object.count {
+        object.members.insert(JSONObject.Member(key, value), at: index)
+      } else {
+        object.append(key, value)
       }
-    case (.key(let key), .object(var object)):
-      parent = .null
-      defer { parent = .object(object) }
-      // Keys are matched as spelled (UTF-8), as the diff tells them apart.
-      let existing = object.position(spelled: key)
-      switch op {
-      case .replace:
-        let value = try required(new, "new")
-        if let existing { object.members[existing].value = value } else { object.append(key, value) }
-      case .insert:
-        let value = try required(new, "new")
-        if let existing {
-          object.members[existing].value = value
-        } else if let index, index >= 0, index <= object.count {
-          object.members.insert(JSONObject.Member(key, value), at: index)
-        } else {
-          object.append(key, value)
-        }
-      case .remove:
-        guard let existing else { throw fail("no member \(JSON.string(key).jsonText)") }
-        object.members.remove(at: existing)
+    case .remove:
+      guard let existing else { throw fail("no member \(JSON.string(key).jsonText)") }
+      object.members.remove(at: existing)
+    }
+  }
+
+  private func edit(_ array: inout [JSON], at position: Int) throws(ChangeApplicationError) {
+    switch op {
+    case .replace:
+      guard position < array.count else { throw fail("index \(position) out of range (count \(array.count))") }
+      array[position] = try required(new, "new")
+    case .insert:
+      guard position <= array.count else { throw fail("index \(position) out of range (count \(array.count))") }
+      array.insert(try required(new, "new"), at: position)
+    case .remove:
+      guard position < array.count else { throw fail("index \(position) out of range (count \(array.count))") }
+      array.remove(at: position)
+    }
+  }
+
+  private func edit(_ array: inout [JSON], id: JSON) throws(ChangeApplicationError) {
+    let existing = JSONEditing.position(of: id, in: array)
+    switch op {
+    case .replace:
+      guard let existing else { throw fail("no element with id \(id.jsonText)") }
+      array[existing] = try required(new, "new")
+    case .insert:
+      guard existing == nil else { throw fail("an element with id \(id.jsonText) is already present") }
+      let value = try required(new, "new")
+      if let index, index >= 0, index <= array.count {
+        array.insert(value, at: index)
+      } else {
+        array.append(value)
       }
-    case (.index(let position), .array(var array)):
-      parent = .null
-      defer { parent = .array(array) }
-      switch op {
-      case .replace:
-        guard position < array.count else { throw fail("index \(position) out of range (count \(array.count))") }
-        array[position] = try required(new, "new")
-      case .insert:
-        guard position <= array.count else { throw fail("index \(position) out of range (count \(array.count))") }
-        array.insert(try required(new, "new"), at: position)
-      case .remove:
-        guard position < array.count else { throw fail("index \(position) out of range (count \(array.count))") }
-        array.remove(at: position)
-      }
-    case (.id(let id), .array(var array)):
-      parent = .null
-      defer { parent = .array(array) }
-      let existing = JSONEditing.position(of: id, in: array)
-      switch op {
-      case .replace:
-        guard let existing else { throw fail("no element with id \(id.jsonText)") }
-        array[existing] = try required(new, "new")
-      case .insert:
-        guard existing == nil else { throw fail("an element with id \(id.jsonText) is already present") }
-        let value = try required(new, "new")
-        if let index, index >= 0, index <= array.count {
-          array.insert(value, at: index)
-        } else {
-          array.append(value)
-        }
-      case .remove:
-        guard let existing else { throw fail("no element with id \(id.jsonText)") }
-        array.remove(at: existing)
-      }
-    default:
-      throw fail("\(StatePath([component]).description.isEmpty ? "component" : StatePath([component]).description) does not fit a \(parent.typeName)")
+    case .remove:
+      guard let existing else { throw fail("no element with id \(id.jsonText)") }
+      array.remove(at: existing)
     }
   }
 }
@@ -139,8 +158,9 @@ extension Sequence where Element == Change {
   }
 }
 
-/// In-place navigation of a JSON tree that keeps every container uniquely referenced, so an
-/// edit deep inside a large rendering copies nothing.
+/// In-place navigation of a JSON tree that keeps every container uniquely referenced
+/// (``JSON/editArray(_:)``, ``JSON/editObject(_:)``), so an edit deep inside a large rendering
+/// copies nothing.
 enum JSONEditing {
   static func modify(
     _ value: inout JSON, _ components: ArraySlice<StatePath.Component>, change: Change,
@@ -151,27 +171,28 @@ enum JSONEditing {
       return
     }
     let rest = components.dropFirst()
-    switch (first, value) {
-    case (.field(let key), .object(var object)), (.key(let key), .object(var object)):
-      guard let index = object.position(spelled: key) else {
-        throw change.fail("no member \(JSON.string(key).jsonText) on the way")
+    let visited: Void?
+    switch first {
+    case .field(let key), .key(let key):
+      visited = try value.editObject { (object: inout JSONObject) throws(ChangeApplicationError) in
+        guard let index = object.members.firstIndex(where: { $0.key == key }) else {
+          throw change.fail("no member \(JSON.string(key).jsonText) on the way")
+        }
+        try modify(&object.members[index].value, rest, change: change, body)
       }
-      value = .null
-      defer { value = .object(object) }
-      try modify(&object.members[index].value, rest, change: change, body)
-    case (.index(let position), .array(var array)):
-      guard position < array.count else { throw change.fail("index \(position) out of range (count \(array.count)) on the way") }
-      value = .null
-      defer { value = .array(array) }
-      try modify(&array[position], rest, change: change, body)
-    case (.id(let id), .array(var array)):
-      guard let position = position(of: id, in: array) else { throw change.fail("no element with id \(id.jsonText) on the way") }
-      value = .null
-      defer { value = .array(array) }
-      try modify(&array[position], rest, change: change, body)
-    default:
-      throw change.fail("\(StatePath([first]).description) does not fit a \(value.typeName) on the way")
+    case .index(let position):
+      visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
+        guard position < array.count else { throw change.fail("index \(position) out of range (count \(array.count)) on the way") }
+        try modify(&array[position], rest, change: change, body)
+      }
+    case .id(let id):
+      visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
+        guard let position = position(of: id, in: array) else { throw change.fail("no element with id \(id.jsonText) on the way") }
+        try modify(&array[position], rest, change: change, body)
+      }
     }
+    guard visited == nil else { return }
+    throw change.fail("\(StatePath([first]).description) does not fit a \(value.typeName) on the way")
   }
 
   /// The position of the element of `array` that is an object whose `id` member is `id`.

@@ -3,44 +3,55 @@
 /// up — an object for a member, an array holding `{id: X}` for an identified element — and
 /// lands where the trace says it goes, instead of being dropped. Only what changes wrote is
 /// then known, as the approximate mark says.
+///
+/// Containers are made where they lie (``JSON/editObject(_:)``, ``JSON/editArray(_:)``), so
+/// a change placed deep in a large state copies nothing.
 extension StateRebuilder {
-  static func place(_ change: Change, in state: inout JSON) {
-    guard let path = try? StatePath(parsing: change.path), !path.components.isEmpty else { return }
+  /// Places `change`, whose path (under its store's scope) is `path`, in `state`.
+  static func place(_ change: Change, at path: StatePath, in state: inout JSON) {
+    guard !path.components.isEmpty else { return }
     var scaffolded = change
     if change.op == .replace, case .id(let id)? = path.components.last {
       // An element no earlier change inserted: known only from now on.
       scaffolded.op = .insert
       scaffolded.new = change.new ?? ["id": id]
     }
-    make(Array(path.components.dropLast()), in: &state)
-    try? scaffolded.apply(to: &state)
+    make(path.components.dropLast(), in: &state)
+    try? scaffolded.apply(to: &state, at: path.components[...])
   }
 
   /// Makes the containers along `components` that are missing.
-  private static func make(_ components: [StatePath.Component], in value: inout JSON) {
+  private static func make(_ components: ArraySlice<StatePath.Component>, in value: inout JSON) {
     guard let first = components.first else { return }
-    let rest = Array(components.dropFirst())
-    switch (first, value) {
-    case (.field(let name), .object(var object)), (.key(let name), .object(var object)):
-      var child = object[name] ?? container(for: rest.first)
-      make(rest, in: &child)
-      object[name] = child
-      value = .object(object)
-    case (.id(let id), .array(var array)):
-      if let position = array.firstIndex(where: { $0["id"] == id }) {
-        make(rest, in: &array[position])
-      } else {
-        var element: JSON = ["id": id]
-        make(rest, in: &element)
-        array.append(element)
+    let rest = components.dropFirst()
+    switch first {
+    case .field(let name), .key(let name):
+      _ = value.editObject { (object: inout JSONObject) in
+        if let index = object.members.firstIndex(where: { $0.key == name }) {
+          make(rest, in: &object.members[index].value)
+        } else {
+          var child = container(for: rest.first)
+          make(rest, in: &child)
+          object.append(name, child)
+        }
       }
-      value = .array(array)
-    case (.index(let index), .array(var array)) where index < array.count:
-      make(rest, in: &array[index])
-      value = .array(array)
-    default:
-      break  // a positional element never seen, or a value of another shape: left as it is
+    case .id(let id):
+      _ = value.editArray { (array: inout [JSON]) in
+        if let position = array.firstIndex(where: { $0["id"] == id }) {
+          make(rest, in: &array[position])
+        } else {
+          var element: JSON = ["id": id]
+          make(rest, in: &element)
+          array.append(element)
+        }
+      }
+    case .index(let index):
+      _ = value.editArray { (array: inout [JSON]) in
+        // A positional element never seen is left unmade.
+        if index < array.count { make(rest, in: &array[index]) }
+      }
     }
+    // A value of another shape on the way is left as it is.
   }
 
   private static func container(for component: StatePath.Component?) -> JSON {

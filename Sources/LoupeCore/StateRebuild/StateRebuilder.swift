@@ -25,10 +25,18 @@
 public struct StateRebuilder: Sendable {
   /// The `kind` of a snapshot event.
   public static let snapshotKind = StateSnapshot.kind
-  /// A ``SessionModel`` keeps a checkpoint of a rebuilt root state every this many changes.
+  /// A ``SessionModel`` keeps a checkpoint of a rebuilt root state every this many changes at
+  /// most (further apart for larger states and when the limits below are reached).
   public static let checkpointSpacing = 256
   /// At most this many checkpoints per root store (thinned out evenly beyond).
   public static let checkpointLimit = 512
+  /// At most this many bytes of checkpoints (packed states) per session or trace, all root
+  /// stores together (thinned out evenly beyond).
+  public static let checkpointBudget = 32 << 20
+  /// Checkpoints of a root are made at least this many packed bytes of its state apart, in
+  /// changes: packing a state costs about as much as applying this many bytes' worth of
+  /// changes, so checkpoints take a bounded share of a rebuild's time.
+  public static let checkpointBytesPerChange = 256
 
   private var roots: [String: RebuiltState] = [:]
   /// Root stores whose state started from a snapshot.
@@ -94,25 +102,23 @@ public struct StateRebuilder: Sendable {
     }
     if !prefix.isRoot, restatesIdentity(event) { return }
     for change in event.changes {
-      var change = change
       if change.truncated { approximate = true }
-      if !prefix.isRoot {
-        guard let inner = try? StatePath(parsing: change.path) else {
-          approximate = true
-          continue
-        }
-        change.path = StatePath(prefix.components + inner.components).description
+      // The path parsed once, and put under the store's scope without going back to text.
+      guard let inner = try? StatePath(parsing: change.path) else {
+        approximate = true
+        continue
       }
-      if let newShape = change.newShape, let path = try? StatePath(parsing: change.path) {
+      let path = prefix.isRoot ? inner : StatePath(prefix.components + inner.components)
+      if let newShape = change.newShape {
         var merged = shape ?? ValueShape()
         merged.merge(newShape, at: path)
         shape = merged.nonEmpty
       }
       do {
-        try change.apply(to: &value)
+        try change.apply(to: &value, at: path.components[...])
       } catch {
         approximate = true
-        if placing { place(change, in: &value) }
+        if placing { place(change, at: path, in: &value) }
       }
     }
   }

@@ -1,25 +1,64 @@
 import LoupeCore
 /// Where each root store's snapshots and changes are, and checkpoints of states already
-/// rebuilt, so a state at any event is its root's last snapshot (or a checkpoint after it)
-/// with at most the changes since applied: usually at most
-/// ``StateRebuilder/checkpointSpacing`` of them, never more than the store's snapshot policy
-/// allows (CONTRACT §10).
+/// rebuilt, so a state at any event is its root's last snapshot (or a checkpoint after it, or
+/// the state rebuilt last) with the changes since applied, in place.
 ///
 /// Positions are whatever the owner numbers its events by, in `seq` order: ``SessionModel``
 /// uses its event positions, ``TraceStateIndex`` the positions of the state events it keeps.
 /// The owner reads an event back by its position when a rebuild needs it.
+///
+/// Memory is bounded whatever the trace: checkpoints are packed (``PackedState``) and hold at
+/// most ``checkpointBudget`` bytes in all, and one state is kept whole, the one rebuilt last
+/// (a query at or after it, stepping forward, goes on from it). A root's checkpoints are made
+/// every ``Root/spacing`` changes: ``StateRebuilder/checkpointSpacing`` at first, doubled
+/// while packing a state would cost more than applying the changes between two checkpoints
+/// (``StateRebuilder/checkpointBytesPerChange`` bytes a change), and doubled again, keeping
+/// every other checkpoint, when the budget or ``StateRebuilder/checkpointLimit`` is reached.
+/// A trace without snapshots (CONTRACT §10) is then rebuilt once from its start, at about the
+/// cost of reading its changes, and any later question applies at most a spacing's changes.
 package struct StateIndex {
   package struct Root {
     /// Positions of the root's `state.snapshot` events.
     package var snapshots: [Int32] = []
     /// Positions of the `state.changed` events of the root and its scoped stores.
     package var changes: [Int32] = []
-    /// States already rebuilt: from the snapshot numbered `base` (-1: none) with
-    /// `changes[..<applied]` applied.
-    package var checkpoints: [(base: Int, applied: Int, state: RebuiltState)] = []
+    /// States already rebuilt, in `(base, applied)` order.
+    package var checkpoints: [Checkpoint] = []
+    /// Checkpoints are made where `applied` is a multiple of this.
+    package var spacing = StateRebuilder.checkpointSpacing
+    /// The bytes the checkpoints hold.
+    package var checkpointBytes = 0
+  }
+
+  /// A state rebuilt from the snapshot numbered `base` (-1: none, from nothing) with
+  /// `changes[..<applied]` applied.
+  package struct Checkpoint {
+    package var base: Int
+    package var applied: Int
+    package var state: PackedState
+  }
+
+  /// The state rebuilt last, whole.
+  private struct Latest {
+    var root: String
+    var base: Int
+    var applied: Int
+    var state: RebuiltState
   }
 
   package var roots: [String: Root] = [:]
+  /// At most this many bytes of packed checkpoints, all roots together.
+  package let checkpointBudget: Int
+  /// The bytes the checkpoints of all roots hold (at most ``checkpointBudget``).
+  package private(set) var checkpointBytes = 0
+  private var latest: Latest?
+
+  package init(checkpointBudget: Int = StateRebuilder.checkpointBudget) {
+    self.checkpointBudget = checkpointBudget
+  }
+
+  /// The checkpoints of all roots.
+  package var checkpointCount: Int { roots.values.reduce(0) { $0 + $1.checkpoints.count } }
 
   mutating package func add(_ event: Event, at index: Int) {
     if let snapshot = StateRebuilder.snapshot(in: event) {
@@ -52,19 +91,27 @@ package struct StateIndex {
     // Changes after the snapshot and up to `index`: positions [first, end) in `root.changes`.
     let first = snapshot.map { Self.firstPosition(in: root.changes, after: Int(root.snapshots[$0])) } ?? 0
     let end = Self.firstPosition(in: root.changes, after: index)
+    guard snapshot != nil || end > 0 else { return nil }
+    let checkpoint = root.checkpoints.last { $0.base == base && $0.applied >= first && $0.applied <= end }
     var state: RebuiltState
     var applied: Int
-    if let checkpoint = root.checkpoints.last(where: { $0.base == base && $0.applied >= first && $0.applied <= end }) {
-      (applied, state) = (checkpoint.applied, checkpoint.state)
+    if let kept = latest, kept.root == rootID, kept.base == base, kept.applied >= first, kept.applied <= end,
+      kept.applied + Self.latestSlack >= checkpoint?.applied ?? first
+    {
+      // Taken out while it is edited, so that the edits find its containers unshared.
+      latest = nil
+      (applied, state) = (kept.applied, kept.state)
+    } else if let checkpoint {
+      (applied, state) = (checkpoint.applied, checkpoint.state.state)
     } else if let snapshot {
       guard let read = event(Int(root.snapshots[snapshot])), let event = StateRebuilder.snapshot(in: read) else { return nil }
       state = RebuiltState(event)
       applied = first
     } else {
-      guard end > 0 else { return nil }
       state = RebuiltState(value: .object([:]), approximate: true)
       applied = 0
     }
+    var spacing = root.spacing
     while applied < end {
       if case .stateChanged(let e)? = event(Int(root.changes[applied]))?.payload {
         StateRebuilder.applyChanges(
@@ -73,23 +120,62 @@ package struct StateIndex {
         state.approximate = true  // a change that could not be read back
       }
       applied += 1
-      if applied % StateRebuilder.checkpointSpacing == 0 {
-        remember(rootID, base: base, applied: applied, state)
+      if applied % spacing == 0 {
+        spacing = remember(rootID, base: base, applied: applied, state)
       }
     }
+    latest = Latest(root: rootID, base: base, applied: applied, state: state)
     return state
   }
 
-  private mutating func remember(_ rootID: String, base: Int, applied: Int, _ state: RebuiltState) {
-    guard var root = roots[rootID], !root.checkpoints.contains(where: { $0.base == base && $0.applied == applied }) else { return }
-    roots[rootID] = nil  // no second copy of the arrays while editing
-    root.checkpoints.append((base, applied, state))
-    root.checkpoints.sort { ($0.base, $0.applied) < ($1.base, $1.applied) }
-    if root.checkpoints.count > StateRebuilder.checkpointLimit {
-      // Thin out evenly: keep every other one.
-      root.checkpoints = root.checkpoints.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+  /// The state rebuilt last is gone on from rather than a checkpoint at most this many
+  /// changes after it (unpacking a checkpoint costs about as much as applying its spacing's).
+  static let latestSlack = 64
+
+  /// Keeps `state` as a checkpoint (unless there is one), within the budget; returns the
+  /// root's spacing from now on.
+  private mutating func remember(_ rootID: String, base: Int, applied: Int, _ state: RebuiltState) -> Int {
+    guard var root = roots[rootID] else { return StateRebuilder.checkpointSpacing }
+    let place = root.checkpoints.firstIndex { ($0.base, $0.applied) >= (base, applied) } ?? root.checkpoints.endIndex
+    if place < root.checkpoints.endIndex, root.checkpoints[place].base == base, root.checkpoints[place].applied == applied {
+      return root.spacing
     }
+    let packed = PackedState(state)
+    roots[rootID] = nil  // no second copy of the arrays while editing
+    root.checkpoints.insert(Checkpoint(base: base, applied: applied, state: packed), at: place)
+    root.checkpointBytes += packed.bytes.count
+    checkpointBytes += packed.bytes.count
+    // Packing a larger state costs more: checkpoints are made further apart.
+    while root.spacing * StateRebuilder.checkpointBytesPerChange < packed.bytes.count {
+      root.spacing *= 2
+    }
+    if root.checkpoints.count > StateRebuilder.checkpointLimit { checkpointBytes -= Self.thin(&root) }
     roots[rootID] = root
+    while checkpointBytes > checkpointBudget, let largest = roots.max(by: { $0.value.checkpointBytes < $1.value.checkpointBytes })?.key {
+      let freed = Self.thin(&roots[largest]!)
+      checkpointBytes -= freed
+    }
+    return roots[rootID]!.spacing
+  }
+
+  /// Doubles `root`'s spacing and keeps the checkpoints that fall on it; when that keeps them
+  /// all (one left, or all on the new spacing too), drops the first one. Returns the bytes freed.
+  private static func thin(_ root: inout Root) -> Int {
+    root.spacing *= 2
+    let spacing = root.spacing
+    var kept: [Checkpoint] = []
+    var bytes = 0
+    for checkpoint in root.checkpoints where checkpoint.applied % spacing == 0 {
+      kept.append(checkpoint)
+      bytes += checkpoint.state.bytes.count
+    }
+    if kept.count == root.checkpoints.count, !kept.isEmpty {
+      bytes -= kept.removeFirst().state.bytes.count
+    }
+    let freed = root.checkpointBytes - bytes
+    root.checkpoints = kept
+    root.checkpointBytes = bytes
+    return freed
   }
 
   // MARK: - Binary search over sorted positions
