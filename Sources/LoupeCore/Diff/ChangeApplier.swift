@@ -175,7 +175,7 @@ enum JSONEditing {
     switch first {
     case .field(let key), .key(let key):
       visited = try value.editObject { (object: inout JSONObject) throws(ChangeApplicationError) in
-        guard let index = object.members.firstIndex(where: { $0.key == key }) else {
+        guard let index = object.position(spelled: key) else {
           throw change.fail("no member \(JSON.string(key).jsonText) on the way")
         }
         try modify(&object.members[index].value, rest, change: change, body)
