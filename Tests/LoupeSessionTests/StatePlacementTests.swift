@@ -22,4 +22,19 @@ import Testing
     #expect(model.state(of: "App#1/pages[id: 2]", at: 1)?.value == ["id": 2, "count": 5])
     #expect(model.state(of: "App#1/pages[id: 1]", at: 0)?.value == ["id": 1, "count": 1])
   }
+
+  /// An identified element whose list no change wrote before: the list is made an array (it
+  /// was made an object, and the element dropped).
+  @Test func anElementOfAListNeverWrittenMakesTheListAnArray() {
+    let model = SessionModel()
+    model.append(change(2, "App#1", "todos[id: 3]", nil, ["id": 3, "title": "milk"]))
+    model.append(change(4, "App#1", "sections[id: 1].rows[id: 7]", nil, ["id": 7]))
+    model.append(change(6, "App#1", "settings[\"theme\"]", nil, "dark"))
+    #expect(
+      model.state(of: "App#1", at: 2)?.value
+        == [
+          "todos": [["id": 3, "title": "milk"]], "sections": [["id": 1, "rows": [["id": 7]]]],
+          "settings": ["theme": "dark"],
+        ])
+  }
 }

@@ -16,18 +16,20 @@ extension StateRebuilder {
       scaffolded.op = .insert
       scaffolded.new = change.new ?? ["id": id]
     }
-    make(path.components.dropLast(), in: &state)
+    make(path.components[...], in: &state)
     try? scaffolded.apply(to: &state, at: path.components[...])
   }
 
-  /// Makes the containers along `components` that are missing.
+  /// Makes the containers along `components` that are missing, all but the last component's
+  /// own value: each made container is what the component after it needs (an array for
+  /// `[id: X]` or `[i]`, else an object).
   private static func make(_ components: ArraySlice<StatePath.Component>, in value: inout JSON) {
-    guard let first = components.first else { return }
+    guard components.count > 1, let first = components.first else { return }
     let rest = components.dropFirst()
     switch first {
     case .field(let name), .key(let name):
       _ = value.editObject { (object: inout JSONObject) in
-        if let index = object.members.firstIndex(where: { $0.key == name }) {
+        if let index = object.position(spelled: name) {
           make(rest, in: &object.members[index].value)
         } else {
           var child = container(for: rest.first)
