@@ -44,7 +44,10 @@ extension Change {
 
   /// Applies this change to `value` in place at `components`, its path already parsed (a
   /// scoped store's change put under its scope: errors still name `path`).
-  package func apply(to value: inout JSON, at components: ArraySlice<StatePath.Component>) throws(ChangeApplicationError) {
+  /// `hints`: where elements were found by id before (``IDPositionHints``).
+  package func apply(
+    to value: inout JSON, at components: ArraySlice<StatePath.Component>, hints: IDPositionHints? = nil
+  ) throws(ChangeApplicationError) {
     guard let last = components.last else {
       switch op {
       case .replace, .insert: value = try required(new, "new")
@@ -52,8 +55,8 @@ extension Change {
       }
       return
     }
-    try JSONEditing.modify(&value, components.dropLast(), change: self) { (parent: inout JSON) throws(ChangeApplicationError) in
-      try edit(&parent, at: last)
+    try JSONEditing.modify(&value, components.dropLast(), change: self, hints: hints) { (parent: inout JSON) throws(ChangeApplicationError) in
+      try edit(&parent, at: last, depth: components.endIndex - 1, hints: hints)
     }
   }
 
@@ -66,7 +69,9 @@ extension Change {
     return value
   }
 
-  private func edit(_ parent: inout JSON, at component: StatePath.Component) throws(ChangeApplicationError) {
+  private func edit(
+    _ parent: inout JSON, at component: StatePath.Component, depth: Int, hints: IDPositionHints?
+  ) throws(ChangeApplicationError) {
     let edited: Void?
     switch component {
     case .field(let name):
@@ -76,7 +81,7 @@ extension Change {
     case .index(let position):
       edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, at: position) }
     case .id(let id):
-      edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, id: id) }
+      edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, id: id, depth: depth, hints: hints) }
     }
     guard edited == nil else { return }
     let name = StatePath([component]).description
@@ -128,8 +133,8 @@ extension Change {
     }
   }
 
-  private func edit(_ array: inout [JSON], id: JSON) throws(ChangeApplicationError) {
-    let existing = JSONEditing.position(of: id, in: array)
+  private func edit(_ array: inout [JSON], id: JSON, depth: Int, hints: IDPositionHints?) throws(ChangeApplicationError) {
+    let existing = hints.map { $0.position(of: id, in: array, depth: depth) } ?? JSONEditing.position(of: id, in: array)
     switch op {
     case .replace:
       guard let existing else { throw fail("no element with id \(id.jsonText)") }
@@ -163,7 +168,7 @@ extension Sequence where Element == Change {
 /// copies nothing.
 enum JSONEditing {
   static func modify(
-    _ value: inout JSON, _ components: ArraySlice<StatePath.Component>, change: Change,
+    _ value: inout JSON, _ components: ArraySlice<StatePath.Component>, change: Change, hints: IDPositionHints? = nil,
     _ body: (inout JSON) throws(ChangeApplicationError) -> Void
   ) throws(ChangeApplicationError) {
     guard let first = components.first else {
@@ -178,26 +183,44 @@ enum JSONEditing {
         guard let index = object.position(spelled: key) else {
           throw change.fail("no member \(JSON.string(key).jsonText) on the way")
         }
-        try modify(&object.members[index].value, rest, change: change, body)
+        try modify(&object.members[index].value, rest, change: change, hints: hints, body)
       }
     case .index(let position):
       visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
         guard position < array.count else { throw change.fail("index \(position) out of range (count \(array.count)) on the way") }
-        try modify(&array[position], rest, change: change, body)
+        try modify(&array[position], rest, change: change, hints: hints, body)
       }
     case .id(let id):
       visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
-        guard let position = position(of: id, in: array) else { throw change.fail("no element with id \(id.jsonText) on the way") }
-        try modify(&array[position], rest, change: change, body)
+        // A slice keeps its base's indices: `components.startIndex` is this component's depth.
+        let found = hints.map { $0.position(of: id, in: array, depth: components.startIndex) } ?? position(of: id, in: array)
+        guard let position = found else { throw change.fail("no element with id \(id.jsonText) on the way") }
+        try modify(&array[position], rest, change: change, hints: hints, body)
       }
     }
     guard visited == nil else { return }
     throw change.fail("\(StatePath([first]).description) does not fit a \(value.typeName) on the way")
   }
 
+  /// Whether `element` is an object whose `id` member is the integer `id`.
+  static func element(_ element: JSON, hasID id: Int) -> Bool {
+    guard case .object(let object) = element else { return false }
+    if let first = object.members.first, first.key.utf8.count == 2, first.key == "id" {
+      if case .int(let value) = first.value { return value == id }
+    }
+    return object["id"] == .int(id)
+  }
+
   /// The position of the element of `array` that is an object whose `id` member is `id`.
+  ///
+  /// Renderings put `id` first, and ids are mostly integers: those are compared without
+  /// looking the member up by name (an identified array of a thousand elements is searched
+  /// at every change to one of them).
   static func position(of id: JSON, in array: [JSON]) -> Int? {
-    array.firstIndex { element in
+    if case .int(let wanted) = id {
+      return array.firstIndex { JSONEditing.element($0, hasID: wanted) }
+    }
+    return array.firstIndex { element in
       if case .object(let object) = element, object["id"] == id { return true }
       return false
     }

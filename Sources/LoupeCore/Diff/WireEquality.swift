@@ -14,7 +14,15 @@ protocol WireEquatable {
 }
 
 extension String: WireEquatable {
-  func wireEquals(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+  func wireEquals(_ other: String) -> Bool {
+    let a = utf8
+    let b = other.utf8
+    guard a.count == b.count else { return false }
+    // Native strings (all but bridged ones) compare as two buffers, not through iterators.
+    let fast = a.withContiguousStorageIfAvailable { x in b.withContiguousStorageIfAvailable { y in x.elementsEqual(y) } }
+    if let fast, let equal = fast { return equal }
+    return a.elementsEqual(b)
+  }
 }
 
 extension Substring: WireEquatable {

@@ -96,7 +96,16 @@ public struct StateRebuilder: Sendable {
   public static func applyChanges(
     of event: StateChanged, to value: inout JSON, approximate: inout Bool, shape: inout ValueShape?, placing: Bool = false
   ) {
-    guard let prefix = scopePath(of: event.store) else {
+    applyChanges(of: event, under: scopePath(of: event.store), to: &value, approximate: &approximate, shape: &shape, placing: placing)
+  }
+
+  /// ``applyChanges(of:to:approximate:shape:placing:)`` with the store's scope path already
+  /// parsed (``scopePath(of:)``; `nil`: the store's id has none), for a caller that keeps it.
+  package static func applyChanges(
+    of event: StateChanged, under scope: StatePath?, to value: inout JSON, approximate: inout Bool, shape: inout ValueShape?,
+    placing: Bool = false, hints: IDPositionHints? = nil
+  ) {
+    guard let prefix = scope else {
       approximate = true
       return
     }
@@ -115,7 +124,7 @@ public struct StateRebuilder: Sendable {
         shape = merged.nonEmpty
       }
       do {
-        try change.apply(to: &value, at: path.components[...])
+        try change.apply(to: &value, at: path.components[...], hints: hints)
       } catch {
         approximate = true
         if placing { place(change, at: path, in: &value) }

@@ -17,8 +17,11 @@ package struct PackedState: Sendable {
   package let approximate: Bool
   package let shape: ValueShape?
 
-  package init(_ state: RebuiltState) {
+  /// `expectedBytes`: about how large it will be (the last packing of the same root), so the
+  /// buffer is not grown again and again.
+  package init(_ state: RebuiltState, expectedBytes: Int = 0) {
     var packer = Packer()
+    packer.bytes.reserveCapacity(expectedBytes + expectedBytes / 8)
     packer.pack(state.value)
     bytes = packer.bytes
     approximate = state.approximate
@@ -41,7 +44,8 @@ package struct PackedState: Sendable {
   private struct Packer {
     var bytes: [UInt8] = []
 
-    mutating func pack(_ value: JSON) {
+    // Values are borrowed, not copied: a copy of each element retains its buffer.
+    mutating func pack(_ value: borrowing JSON) {
       switch value {
       case .null: bytes.append(Tag.null.rawValue)
       case .bool(let b): bytes.append(b ? Tag.true.rawValue : Tag.false.rawValue)
@@ -61,21 +65,25 @@ package struct PackedState: Sendable {
       case .array(let elements):
         bytes.append(Tag.array.rawValue)
         varint(UInt64(elements.count))
-        for element in elements { pack(element) }
+        elements.withUnsafeBufferPointer { buffer in
+          for index in buffer.indices { pack(buffer[index]) }
+        }
       case .object(let object):
         bytes.append(Tag.object.rawValue)
         varint(UInt64(object.members.count))
-        for member in object.members {
-          string(member.key)
-          pack(member.value)
+        object.members.withUnsafeBufferPointer { buffer in
+          for index in buffer.indices {
+            string(buffer[index].key)
+            pack(buffer[index].value)
+          }
         }
       }
     }
 
-    mutating func string(_ text: String) {
-      var text = text
-      text.withUTF8 { utf8 in
-        varint(UInt64(utf8.count))
+    mutating func string(_ text: borrowing String) {
+      let utf8 = text.utf8
+      varint(UInt64(utf8.count))
+      if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
         bytes.append(contentsOf: utf8)
       }
     }

@@ -52,6 +52,8 @@ package struct StateIndex {
   /// The bytes the checkpoints of all roots hold (at most ``checkpointBudget``).
   package private(set) var checkpointBytes = 0
   private var latest: Latest?
+  private var scopes: [String: StatePath?] = [:]
+  private let hints = IDPositionHints()
 
   package init(checkpointBudget: Int = StateRebuilder.checkpointBudget) {
     self.checkpointBudget = checkpointBudget
@@ -115,7 +117,8 @@ package struct StateIndex {
     while applied < end {
       if case .stateChanged(let e)? = event(Int(root.changes[applied]))?.payload {
         StateRebuilder.applyChanges(
-          of: e, to: &state.value, approximate: &state.approximate, shape: &state.shape, placing: snapshot == nil)
+          of: e, under: scopePath(of: e.store), to: &state.value, approximate: &state.approximate, shape: &state.shape,
+          placing: snapshot == nil, hints: hints)
       } else {
         state.approximate = true  // a change that could not be read back
       }
@@ -126,6 +129,15 @@ package struct StateIndex {
     }
     latest = Latest(root: rootID, base: base, applied: applied, state: state)
     return state
+  }
+
+  /// Each store's scope path, parsed once (a rebuild applies many changes of few stores).
+  private mutating func scopePath(of store: String) -> StatePath? {
+    if let known = scopes[store] { return known }
+    if scopes.count >= 4_096 { scopes.removeAll(keepingCapacity: true) }
+    let path = StateRebuilder.scopePath(of: store)
+    scopes[store] = .some(path)
+    return path
   }
 
   /// The state rebuilt last is gone on from rather than a checkpoint at most this many
@@ -140,7 +152,7 @@ package struct StateIndex {
     if place < root.checkpoints.endIndex, root.checkpoints[place].base == base, root.checkpoints[place].applied == applied {
       return root.spacing
     }
-    let packed = PackedState(state)
+    let packed = PackedState(state, expectedBytes: root.checkpoints.last?.state.bytes.count ?? 0)
     roots[rootID] = nil  // no second copy of the arrays while editing
     root.checkpoints.insert(Checkpoint(base: base, applied: applied, state: packed), at: place)
     root.checkpointBytes += packed.bytes.count

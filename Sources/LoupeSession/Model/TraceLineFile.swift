@@ -17,8 +17,30 @@ public final class TraceLineFile {
   /// The file's size now, or `nil` when it is not a regular file (a pipe cannot be read back).
   public var size: Int? { TraceFileIO.regularFileSize(fd) }
 
+  /// The bytes read last from ``read(offset:length:)``'s read-ahead (at `windowOffset`): a
+  /// reader going through lines in order (a state rebuilt change after change) makes one
+  /// system call per ``readAhead`` bytes, not one per line. The file only grows (a trace, or
+  /// a live session's recording): bytes once read never change, and bytes written after the
+  /// window was read are never taken from it.
+  private var window: [UInt8] = []
+  private var windowOffset = 0
+  /// How much a short read reads ahead.
+  static let readAhead = 256 << 10
+
   /// The `length` bytes at `offset` (fewer at the end of the file or on a read error).
   public func read(offset: Int, length: Int) -> [UInt8] {
+    if offset >= windowOffset, offset + length <= windowOffset + window.count {
+      return Array(window[(offset - windowOffset)..<(offset - windowOffset + length)])
+    }
+    if length < Self.readAhead / 4 {
+      window = readAll(offset: offset, length: Self.readAhead)
+      windowOffset = offset
+      if length <= window.count { return Array(window[0..<length]) }
+    }
+    return readAll(offset: offset, length: length)
+  }
+
+  private func readAll(offset: Int, length: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: length)
     var done = 0
     while done < length {

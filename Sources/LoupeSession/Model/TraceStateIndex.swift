@@ -7,10 +7,13 @@ import LoupeCore
 /// store's `state.snapshot` and `state.changed` lines are (their offsets in the file) and when
 /// each store lived. A state is then rebuilt the way ``SessionModel`` rebuilds it (the same
 /// ``StateIndex``, the rule of ``StateRebuilder``): from the root's last snapshot at or before
-/// the `seq` (or a checkpoint after it), reading back only the lines it applies. With the
-/// store's snapshot policy (CONTRACT §10: every 1000 actions) a query reads at most about that
-/// many changes, wherever it is in the trace, and memory follows the number of state events
-/// (about 24 bytes each), not their size.
+/// the `seq` (or a checkpoint after it, or the state it rebuilt last), applying in place only
+/// the lines it reads back. With the store's snapshot policy (CONTRACT §10: every 1000
+/// actions) a query reads at most about that many changes, wherever it is in the trace. A
+/// trace without snapshots (version 1, or snapshots turned off) is rebuilt once from its
+/// start, leaving packed checkpoints (at most ``StateRebuilder/checkpointBudget`` bytes), so
+/// the next question near it applies at most a spacing's changes. Memory follows the number
+/// of state events (about 24 bytes each) and the checkpoint budget, not the states' size.
 ///
 /// ```swift
 /// let states = try TraceStateIndex(tracePath: "bug.loupe")
