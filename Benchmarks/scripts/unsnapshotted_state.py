@@ -7,6 +7,8 @@ A version-1 trace without `state.snapshot` (`unsnapshotted_trace.py`: 1,000,000 
 ~333,000 changes by default, scoped stores whose `rows` reach 1,000 elements) is written, and
 each binary is asked, R times in turn (default 3), for:
 
+- `loupe show` of the whole trace (text, to /dev/null): the pace to compare with;
+
 - `loupe state --store 'App#1/items[id: 483]' --at 0.999 N` (a scoped store: its root's state
   must be rebuilt from the trace's start), under `/usr/bin/time -v`;
 - `loupe dap`: `launch {trace}`, `goto` the same seq, then the `State` scope's `variables`, and
@@ -37,18 +39,23 @@ def extra(parser):
 STORE = "App#1/items[id: 483]"
 
 
-def state_at(loupe, trace, seq):
-    command = ["/usr/bin/time", "-v", loupe, "state", trace, "--store", STORE, "--at", str(seq), "--format", "json"]
+def timed(command, stdout=subprocess.PIPE):
+    """(wall, CPU seconds, peak RSS MB, stdout) of `command` under /usr/bin/time -v."""
+    command = ["/usr/bin/time", "-v"] + command
     start = time.perf_counter()
-    completed = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    completed = subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
     if completed.returncode != 0:
-        benchlib.fail(f"loupe state exited with {completed.returncode}: {completed.stderr.decode(errors='replace')[-400:]}")
+        benchlib.fail(f"{command[2:4]} exited with {completed.returncode}: {completed.stderr.decode(errors='replace')[-400:]}")
     report = completed.stderr.decode()
     cpu = float(re.search(r"User time \(seconds\): ([\d.]+)", report).group(1))
     cpu += float(re.search(r"System time \(seconds\): ([\d.]+)", report).group(1))
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", report).group(1)) / 1024
     return wall, cpu, rss, completed.stdout
+
+
+def state_at(loupe, trace, seq):
+    return timed([loupe, "state", trace, "--store", STORE, "--at", str(seq), "--format", "json"])
 
 
 def dap_state(loupe, trace, seq):
@@ -82,7 +89,7 @@ def main():
     if args.before:
         builds.insert(0, ("before", os.path.join(args.before, "loupe")))
     here = os.path.dirname(os.path.abspath(__file__))
-    results = {name: {"state": [], "dap": []} for name, _ in builds}
+    results = {name: {"state": [], "dap": [], "show": []} for name, _ in builds}
     printed = {}
     with benchlib.scratch_directory() as directory:
         trace = os.path.join(directory, "unsnapshotted.loupe")
@@ -94,6 +101,9 @@ def main():
                 printed[name] = out
                 results[name]["state"].append((wall, cpu, rss))
                 benchlib.log(f"  {name} state --at {seq}: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB")
+                wall, cpu, rss, _ = timed([loupe, "show", trace], stdout=subprocess.DEVNULL)
+                results[name]["show"].append((wall, cpu, rss))
+                benchlib.log(f"  {name} show (text, the whole trace): {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB")
                 times, cpu, rss = dap_state(loupe, trace, seq)
                 results[name]["dap"].append((times, cpu, rss))
                 benchlib.log(f"  {name} dap goto + State: {times[0]:.2f} s, back 1,000: {times[1]:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MB")
@@ -107,6 +117,8 @@ def main():
             "dapBackSeconds": benchlib.median([r[0][1] for r in result["dap"]]),
             "dapCPUSeconds": benchlib.median([r[1] for r in result["dap"]]),
             "dapPeakRSSMB": max(r[2] for r in result["dap"]),
+            "showWallSeconds": benchlib.median([r[0] for r in result["show"]]),
+            "showCPUSeconds": benchlib.median([r[1] for r in result["show"]]),
         }
     if len(printed) == 2:
         summary["sameState"] = printed["before"] == printed["after"]
