@@ -83,6 +83,8 @@ struct StateCommand: Command {
       throw CommandFailure(error.description)
     }
     TraceInput.reportDamage(states.reader, in: context)
+    // One moment is asked for: checkpoints on the way to it would never be used.
+    states.checkpointBudget = 0
     let query = StateQuery(states: states)
     let seq: Int
     let stores: [String]

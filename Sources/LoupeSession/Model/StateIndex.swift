@@ -47,8 +47,9 @@ package struct StateIndex {
   }
 
   package var roots: [String: Root] = [:]
-  /// At most this many bytes of packed checkpoints, all roots together.
-  package let checkpointBudget: Int
+  /// At most this many bytes of packed checkpoints, all roots together; 0: none are made (a
+  /// reader that asks one question, as `loupe state` does, would only pay for packing them).
+  package var checkpointBudget: Int
   /// The bytes the checkpoints of all roots hold (at most ``checkpointBudget``).
   package private(set) var checkpointBytes = 0
   private var latest: Latest?
@@ -147,7 +148,7 @@ package struct StateIndex {
   /// Keeps `state` as a checkpoint (unless there is one), within the budget; returns the
   /// root's spacing from now on.
   private mutating func remember(_ rootID: String, base: Int, applied: Int, _ state: RebuiltState) -> Int {
-    guard var root = roots[rootID] else { return StateRebuilder.checkpointSpacing }
+    guard checkpointBudget > 0, var root = roots[rootID] else { return StateRebuilder.checkpointSpacing }
     let place = root.checkpoints.firstIndex { ($0.base, $0.applied) >= (base, applied) } ?? root.checkpoints.endIndex
     if place < root.checkpoints.endIndex, root.checkpoints[place].base == base, root.checkpoints[place].applied == applied {
       return root.spacing

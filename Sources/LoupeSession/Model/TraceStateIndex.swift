@@ -65,6 +65,13 @@ public final class TraceStateIndex {
     header = reader.header
   }
 
+  /// At most this many bytes of checkpoints of rebuilt states (``StateIndex``); set it to 0
+  /// when only one moment will be asked for.
+  package var checkpointBudget: Int {
+    get { index.checkpointBudget }
+    set { index.checkpointBudget = newValue }
+  }
+
   /// Whether a `seq` read was smaller than the one before it (a reader that sought its place
   /// relies on `seq` order).
   package private(set) var seqsGoBack = false

@@ -33,7 +33,7 @@ import TestSupport
 
   /// With a budget far below what the session's checkpoints would take, the answers at every
   /// `seq`, asked in any order, are still the rule's, and the checkpoints never exceed it.
-  @Test(arguments: [(1, 1_500), (2, 6_000), (3, 400)] as [(UInt64, Int)])
+  @Test(arguments: [(1, 1_500), (2, 6_000), (3, 400), (4, 0)] as [(UInt64, Int)])
   func aSmallBudgetBoundsTheCheckpointsAndChangesNoAnswer(seed: UInt64, budget: Int) {
     let events = TraceStateIndexTests.randomSession(seed: seed, count: 4_000)
     let model = SessionModel()
