@@ -31,6 +31,8 @@ public final class TraceWriter: Sendable {
     var needsNewline = false
     var failure: TraceError?
     var scratch = JSONWriter(capacity: 4096)
+    /// The `source` texts of the locations events come from, encoded once.
+    var sources: SourceTexts? = SourceTexts()
   }
 
   private let state: Lock<State>
@@ -78,6 +80,17 @@ public final class TraceWriter: Sendable {
   /// first) are in the file: all of them, or — when the write fails part-way, as a disk fills
   /// up — those whose lines were written whole before it failed, with the error.
   public func appendPrefix(_ events: some Sequence<Event>) -> (written: Int, error: TraceError?) {
+    if let result = events.withContiguousStorageIfAvailable({ appendPrefix(in: $0) }) { return result }
+    return Array(events).withUnsafeBufferPointer { appendPrefix(in: $0) }
+  }
+
+  /// ``appendPrefix(_:)`` of an array (a recorder's batch): its events are encoded where they
+  /// lie, not copied out one by one.
+  public func appendPrefix(_ events: [Event]) -> (written: Int, error: TraceError?) {
+    events.withUnsafeBufferPointer { appendPrefix(in: $0) }
+  }
+
+  private func appendPrefix(in events: UnsafeBufferPointer<Event>) -> (written: Int, error: TraceError?) {
     state.withLock { state in
       var scratch = state.scratch
       state.scratch = JSONWriter()  // keep `scratch` uniquely referenced while we fill it
@@ -89,8 +102,8 @@ public final class TraceWriter: Sendable {
       }
       var written = 0
       var pending = 0
-      for event in events {
-        event.encode(into: &scratch)
+      for index in events.indices {
+        events[index].encode(into: &scratch, sources: &state.sources)
         scratch.rawByte(0x0A)
         scratch.needsComma = false  // the next event starts a new line, not a list
         pending += 1
