@@ -47,6 +47,38 @@ import TestSupport
     return value.description
   }
 
+  @Test func stringsEscapedAsByteByByte() {
+    var generator = SplitMix64(seed: 5)
+    let pieces: [String] = ["a", "é", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "🙂", "\t"]
+    for _ in 0..<20_000 {
+      let length = Int.random(in: 0...40, using: &generator)
+      let text = (0..<length).map { _ in
+        Int.random(in: 0..<4, using: &generator) == 0 ? pieces.randomElement(using: &generator)! : "x"
+      }.joined()
+      #expect(JSON.string(text).jsonText == Self.escapedByteByByte(text))
+    }
+  }
+
+  /// JSON's escaping, one byte at a time, as the writer spells it.
+  static func escapedByteByByte(_ text: String) -> String {
+    var out: [UInt8] = [UInt8(ascii: "\"")]
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+      case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+      case 0x0A: out += Array(#"\n"#.utf8)
+      case 0x0D: out += Array(#"\r"#.utf8)
+      case 0x09: out += Array(#"\t"#.utf8)
+      case 0x08: out += Array(#"\b"#.utf8)
+      case 0x0C: out += Array(#"\f"#.utf8)
+      case 0..<0x20: out += Array((#"\u00"# + String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)).utf8)
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+    return String(decoding: out, as: UTF8.self)
+  }
+
   @Test func hotKindsAsKeyByKey() {
     var generator = SplitMix64(seed: 7)
     for round in 0..<2_000 {
