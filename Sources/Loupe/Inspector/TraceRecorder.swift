@@ -64,7 +64,7 @@ final class TraceRecorder: EventSink, @unchecked Sendable {
       condition.unlock()
       // A full or vanished disk must not take the program down: the writer keeps the trace
       // readable and remembers the failure; recording simply goes on trying.
-      let (written, error) = writer.appendPrefix(batch)
+      let (written, error) = writer.appendPrefix(owned: &batch)
       condition.lock()
       if error != nil, let last = batch.last, written < batch.count {
         let count = batch[written...].reduce(0) { count, event in

@@ -3,6 +3,16 @@ extension Event {
   /// fields in the order of CONTRACT §6. Optional fields that are absent are omitted, except
   /// the ones the contract spells as "String or null", which are written as `null`.
   public func encode(into w: inout JSONWriter) {
+    var sources: SourceTexts? = nil
+    encode(into: &w, sources: &sources)
+  }
+
+  /// Writes this event as ``encode(into:)`` does, taking the `source` members of captured
+  /// locations from `sources` (and keeping new ones there) when it is not `nil`: same bytes.
+  ///
+  /// The members after `kind` always follow another, so the hot kinds write each key with its
+  /// comma as one literal (`,"store":`) instead of going through ``JSONWriter/key(_:)-(StaticString)``.
+  package func encode(into w: inout JSONWriter, sources: inout SourceTexts?) {
     // The envelope's fixed text is written as whole literals (`{"seq":`, `,"time":`,
     // `,"kind":"action.received"`): no key or kind goes through the escaping scan.
     if w.needsComma { w.member(#",{"seq":"#) } else { w.member(#"{"seq":"#) }
@@ -30,24 +40,25 @@ extension Event {
       w.key("previous"); w.stringOrNull(e.previous)
       w.key("reason"); w.string(e.reason.rawValue)
     case .actionReceived(let e):
-      w.key("store"); w.string(e.store)
-      w.key("action"); w.string(e.action)
-      w.key("value"); w.value(e.value)
-      w.key("origin"); w.string(e.origin.rawValue)
-      if let effect = e.effect { w.key("effect"); w.int(effect) }
-      w.source(e.source)
-      if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
-      if let client = e.client { w.key("client"); w.string(client) }
+      w.member(#","store":"#); w.string(e.store)
+      w.member(#","action":"#); w.string(e.action)
+      w.member(#","value":"#); w.value(e.value)
+      w.member(#","origin":"#); w.string(e.origin.rawValue)
+      if let effect = e.effect { w.member(#","effect":"#); w.int(effect) }
+      w.source(e.source, &sources)
+      if let shape = e.shape { w.member(#","shape":"#); shape.encode(into: &w) }
+      if let client = e.client { w.member(#","client":"#); w.string(client) }
     case .stateChanged(let e):
-      w.key("store"); w.string(e.store)
-      w.key("cause"); w.int(e.cause)
-      w.key("changes")
-      w.beginArray()
-      for change in e.changes { change.encode(into: &w) }
+      w.member(#","store":"#); w.string(e.store)
+      w.member(#","cause":"#); w.int(e.cause)
+      w.member(#","changes":["#)
+      e.changes.withUnsafeBufferPointer { changes in
+        for index in changes.indices { changes[index].encode(into: &w) }
+      }
       w.endArray()
-      w.key("summary"); w.string(e.summary)
-      if let origin = e.origin { w.key("origin"); w.string(origin.rawValue) }
-      if let client = e.client { w.key("client"); w.string(client) }
+      w.member(#","summary":"#); w.string(e.summary)
+      if let origin = e.origin { w.member(#","origin":"#); w.string(origin.rawValue) }
+      if let client = e.client { w.member(#","client":"#); w.string(client) }
     case .stateSnapshot(let e):
       w.key("store"); w.string(e.store)
       w.key("cause")
@@ -60,7 +71,7 @@ extension Event {
       w.key("effect"); w.int(e.effect)
       w.key("cause"); w.int(e.cause)
       w.key("cancelID"); w.stringOrNull(e.cancelID)
-      w.source(e.source)
+      w.source(e.source, &sources)
     case .effectFinished(let e):
       w.key("store"); w.string(e.store)
       w.key("effect"); w.int(e.effect)
@@ -76,7 +87,7 @@ extension Event {
         w.beginObject()
         w.key("store"); w.string(by.store)
         w.key("cause"); w.int(by.cause)
-        w.source(by.source)
+        w.source(by.source, &sources)
         w.endObject()
       } else {
         w.null()
@@ -88,7 +99,7 @@ extension Event {
       if let cause = e.cause { w.int(cause) } else { w.null() }
       w.key("outputChanged"); w.bool(e.outputChanged)
       w.key("durationNs"); w.int(e.durationNs)
-      w.source(e.source)
+      w.source(e.source, &sources)
     case .mark(let e):
       w.key("label"); w.string(e.label)
     case .dropped(let e):
@@ -97,7 +108,7 @@ extension Event {
       w.key("code"); w.string(e.code)
       w.key("message"); w.string(e.message)
       w.key("store"); w.stringOrNull(e.store)
-      w.source(e.source)
+      w.source(e.source, &sources)
     case .unknown(_, let fields):
       for member in fields.members where !Self.envelopeKeys.contains(member.key) {
         w.key(member.key)
@@ -125,15 +136,16 @@ extension Event {
 
 extension Change {
   public func encode(into w: inout JSONWriter) {
-    w.beginObject()
-    w.key("path"); w.string(path)
-    w.key("op"); w.string(op.rawValue)
-    if let old { w.key("old"); w.value(old) }
-    if let new { w.key("new"); w.value(new) }
-    if let index { w.key("index"); w.int(index) }
-    if truncated { w.key("truncated"); w.bool(true) }
-    if let oldShape { w.key("oldShape"); oldShape.encode(into: &w) }
-    if let newShape { w.key("newShape"); newShape.encode(into: &w) }
+    // Every member after `path` follows another: each key is written with its comma.
+    if w.needsComma { w.member(#",{"path":"#) } else { w.member(#"{"path":"#) }
+    w.string(path)
+    w.member(#","op":"#); w.string(op.rawValue)
+    if let old { w.member(#","old":"#); w.value(old) }
+    if let new { w.member(#","new":"#); w.value(new) }
+    if let index { w.member(#","index":"#); w.int(index) }
+    if truncated { w.member(#","truncated":true"#); w.needsComma = true }
+    if let oldShape { w.member(#","oldShape":"#); oldShape.encode(into: &w) }
+    if let newShape { w.member(#","newShape":"#); newShape.encode(into: &w) }
     w.endObject()
   }
 
@@ -186,10 +198,15 @@ extension JSONWriter {
     if let value { string(value) } else { null() }
   }
 
-  /// Writes `"source": {…}` when there is a source location; nothing otherwise.
-  mutating func source(_ value: CodeLocation?) {
+  /// Writes `"source": {…}` when there is a source location; nothing otherwise. A captured
+  /// location's text comes from `sources` when there is such a table.
+  mutating func source(_ value: CodeLocation?, _ sources: inout SourceTexts?) {
     guard let value else { return }
-    key("source")
-    value.encode(into: &self)
+    if sources != nil {
+      sources!.write(value, into: &self)
+    } else {
+      key("source")
+      value.encode(into: &self)
+    }
   }
 }

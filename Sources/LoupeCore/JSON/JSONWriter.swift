@@ -15,7 +15,7 @@ public struct JSONWriter: Sendable {
   /// The buffer, shared by copies of a writer until one of them writes (copy on write).
   @usableFromInline var storage: JSONWriterStorage
   /// How many bytes of `storage` are written.
-  public private(set) var count = 0
+  public internal(set) var count = 0
   @usableFromInline var needsComma = false
 
   public init(capacity: Int = 256) {
@@ -163,73 +163,21 @@ public struct JSONWriter: Sendable {
     separate()
     if !value.isFinite {
       writeLiteral("null")
+    } else if writeMicroDecimal(value) {
+      // Most doubles written are event times (a count of nanoseconds in milliseconds): no
+      // rounding asked of the C library for them. Integral values take this path too, with
+      // the same text as the next.
     } else if value == value.rounded(), abs(value) < 1e15 {
       // Integral values print without Swift's exponent forms, keeping one decimal so a
       // reader sees a floating-point number: 12.0
       if value == 0, value.sign == .minus { put(UInt8(ascii: "-")) }
       writeInt(Int(value))
       put(UInt8(ascii: "."), UInt8(ascii: "0"))
-    } else if !writeMicroDecimal(value) {
+    } else {
       var text = value.description
       text.withUTF8 { rawBytes($0) }
     }
     needsComma = true
-  }
-
-  /// Writes `value` as a plain decimal when it is the double nearest to one with at most 6
-  /// digits after the point and at most 15 significant digits (event times are nanoseconds
-  /// counted in milliseconds: `12.345678`); returns `false`, writing nothing, otherwise.
-  ///
-  /// The text is exactly `value.description`: a decimal of at most 15 significant digits is
-  /// the only one of that length that rounds to its double (15 is `Double`'s guaranteed
-  /// decimal precision), so it is the shortest form that round-trips, which `description`
-  /// prints — as a plain decimal for magnitudes from 1e-4 up to 2^53.
-  @usableFromInline mutating func writeMicroDecimal(_ value: Double) -> Bool {
-    let magnitude = Swift.abs(value)
-    guard magnitude >= 1e-4, magnitude < 1e9 else { return false }
-    let scaled = (magnitude * 1e6).rounded()
-    // `Double(m) / 1e6` is the double nearest to m / 10^6 (both exact, the division rounded once).
-    guard scaled < 1e15, scaled / 1e6 == magnitude else { return false }
-    var units = UInt64(scaled)
-    var decimals = 6
-    while decimals > 0, units % 10 == 0 {
-      units /= 10
-      decimals &-= 1
-    }
-    // The digits of `units`, with the point `decimals` from the right and at least one
-    // digit before it.
-    var digits = 1
-    var rest = units
-    while rest >= 10 {
-      rest /= 10
-      digits &+= 1
-    }
-    let whole = Swift.max(digits, decimals &+ 1)  // digits written, leading zeros included
-    let sign = value < 0 ? 1 : 0
-    let length = sign &+ whole &+ (decimals > 0 ? 1 : 2)
-    let p = tail(length)
-    if sign == 1 { p[0] = UInt8(ascii: "-") }
-    var i = length
-    if decimals == 0 {
-      // An integral value is handled by the caller; kept for completeness: "12.0".
-      i &-= 2
-      p[i] = UInt8(ascii: ".")
-      p[i &+ 1] = UInt8(ascii: "0")
-    }
-    var written = 0
-    while i > sign {
-      i &-= 1
-      if decimals > 0, written == decimals {
-        p[i] = UInt8(ascii: ".")
-        written &+= 1
-        continue
-      }
-      p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: units % 10)
-      units /= 10
-      written &+= 1
-    }
-    count &+= length
-    return true
   }
 
   public mutating func string(_ value: String) {
@@ -297,34 +245,6 @@ public struct JSONWriter: Sendable {
 
   mutating func writeLiteral(_ literal: StaticString) {
     literal.withUTF8Buffer { rawBytes($0) }
-  }
-
-  @usableFromInline mutating func writeInt(_ value: Int) {
-    if value >= 0 && value < 10 {
-      put(UInt8(ascii: "0") &+ UInt8(value))
-      return
-    }
-    if value == Int.min {
-      writeLiteral("-9223372036854775808")
-      return
-    }
-    var magnitude = value < 0 ? -value : value
-    var digits = 1
-    var rest = magnitude
-    while rest >= 10 {
-      rest /= 10
-      digits &+= 1
-    }
-    let sign = value < 0 ? 1 : 0
-    let p = tail(digits &+ sign)
-    if sign == 1 { p[0] = UInt8(ascii: "-") }
-    var i = sign &+ digits
-    repeat {
-      i &-= 1
-      p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-      magnitude /= 10
-    } while magnitude > 0
-    count &+= sign &+ digits
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

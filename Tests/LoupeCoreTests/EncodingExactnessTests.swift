@@ -1,0 +1,218 @@
+import Testing
+import TestSupport
+@testable import LoupeCore
+
+/// The trace writer's faster paths write the same bytes as the plain ones: numbers against
+/// Swift's own text, the hot kinds' member literals against the key-by-key encoding they
+/// replaced, cached `source` texts against encoding each location.
+@Suite struct EncodingExactnessTests {
+  @Test func integersAsSwiftPrintsThem() {
+    var generator = SplitMix64(seed: 19)
+    var samples = [0, 9, 10, 99, 100, 101, -1, -9, -10, -100, Int.max, Int.min, Int.min + 1]
+    for _ in 0..<100_000 {
+      let bits = UInt64.random(in: 0...64, using: &generator)
+      let raw = Int(truncatingIfNeeded: generator.next() >> (64 - bits))  // every length
+      samples.append(raw)
+      samples.append(-raw)
+    }
+    let wrong = samples.filter { JSON.int($0).jsonText != String($0) }
+    #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+  }
+
+  @Test func doublesAsBeforeForEveryKindOfValue() {
+    var generator = SplitMix64(seed: 33)
+    var samples: [Double] = [
+      0, -0.0, 1, -1, 0.5, 1e-4, -1e-4, 1e-4.nextDown, 1e-4.nextUp, 1e9, 1e9.nextDown, -1e9.nextDown, 1e15, 1e15.nextDown,
+      999_999_999.999999, 999_999_999.9999995, 0.000001, 0.0000015, 123.4565, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+      .leastNormalMagnitude, .nan, .infinity, -.infinity, 0.1 + 0.2, 2.5, 1_000_000.5, 12.000001,
+    ]
+    for _ in 0..<200_000 {
+      let nanoseconds = Int.random(in: 0..<4_000_000_000_000_000, using: &generator)
+      samples.append(Double(nanoseconds) / 1e6)  // an event time
+      samples.append(-Double(nanoseconds >> Int.random(in: 0..<60, using: &generator)) / 1e6)
+      samples.append(Double(nanoseconds % 1_000_000_000) / 1e6 + 0.0000005)  // halfway between two times
+      samples.append(Double(bitPattern: generator.next()))  // any double at all
+      samples.append(Double.random(in: -2e9..<2e9, using: &generator))
+      samples.append(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 1e3)
+    }
+    let wrong = samples.filter { JSON.double($0).jsonText != Self.textBefore($0) }
+    #expect(wrong.isEmpty, "\(wrong.prefix(5).map { "\($0.description) → \(JSON.double($0).jsonText)" })")
+  }
+
+  /// What `double` printed before its faster paths: `null` for what JSON cannot spell,
+  /// integral values as integers with `.0`, the rest by `description`.
+  static func textBefore(_ value: Double) -> String {
+    if !value.isFinite { return "null" }
+    if value == value.rounded(), abs(value) < 1e15 { return (value == 0 && value.sign == .minus ? "-" : "") + "\(Int(value)).0" }
+    return value.description
+  }
+
+  @Test func stringsEscapedAsByteByByte() {
+    var generator = SplitMix64(seed: 5)
+    let pieces: [String] = ["a", "é", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "🙂", "\t"]
+    for _ in 0..<20_000 {
+      let length = Int.random(in: 0...40, using: &generator)
+      let text = (0..<length).map { _ in
+        Int.random(in: 0..<4, using: &generator) == 0 ? pieces.randomElement(using: &generator)! : "x"
+      }.joined()
+      #expect(JSON.string(text).jsonText == Self.escapedByteByByte(text))
+    }
+  }
+
+  /// JSON's escaping, one byte at a time, as the writer spells it.
+  static func escapedByteByByte(_ text: String) -> String {
+    var out: [UInt8] = [UInt8(ascii: "\"")]
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+      case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+      case 0x0A: out += Array(#"\n"#.utf8)
+      case 0x0D: out += Array(#"\r"#.utf8)
+      case 0x09: out += Array(#"\t"#.utf8)
+      case 0x08: out += Array(#"\b"#.utf8)
+      case 0x0C: out += Array(#"\f"#.utf8)
+      case 0..<0x20: out += Array((#"\u00"# + String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)).utf8)
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  @Test func hotKindsAsKeyByKey() {
+    var generator = SplitMix64(seed: 7)
+    for round in 0..<2_000 {
+      let event = Self.randomEvent(round, &generator)
+      var before = JSONWriter()
+      if round % 3 == 0 { before.beginArray() }  // an event after another, in a list
+      var after = before
+      Self.encodeKeyByKey(event, into: &before)
+      event.encode(into: &after)
+      #expect(after.string == before.string)
+      if after.string != before.string { return }
+    }
+  }
+
+  @Test func cachedSourcesAsEncodedEachTime() {
+    var generator = SplitMix64(seed: 91)
+    var sources: SourceTexts? = SourceTexts()
+    // More locations than the table has slots, each coming back: hits, misses and collisions.
+    for round in 0..<5_000 {
+      var event = Self.randomEvent(round, &generator)
+      event.payload = .effectStarted(
+        EffectStarted(store: "A#1", effect: round, cause: 1, cancelID: nil, source: Self.randomLocation(&generator)))
+      let location = Self.randomLocation(&generator)
+      if case .actionReceived(var action) = Self.randomEvent(round, &generator).payload, round % 2 == 0 {
+        action.source = location
+        event.payload = .actionReceived(action)
+      }
+      var plain = JSONWriter()
+      var cached = JSONWriter()
+      event.encode(into: &plain)
+      event.encode(into: &cached, sources: &sources)
+      #expect(cached.string == plain.string)
+      if cached.string != plain.string { return }
+    }
+  }
+
+  // MARK: - Random events
+
+  static let files: [StaticString] = ["App/A.swift", "App/Bé.swift", "App/\"quoted\".swift", "M/Feature.swift", "x"]
+  static let paths: [StaticString] = ["/src/App/A.swift", "/src/App/Bé.swift", "/src/a\\b.swift", "/p"]
+
+  static func randomLocation(_ generator: inout SplitMix64) -> CodeLocation? {
+    let line = UInt.random(in: 1...40, using: &generator)
+    let file = files.randomElement(using: &generator)!
+    switch Int.random(in: 0..<8, using: &generator) {
+    case 0: return nil
+    case 1: return CodeLocation(file: file.description, line: Int(line), path: "/text/path")
+    case 2: return CodeLocation(fileID: file, filePath: nil, line: line)
+    case 3: return CodeLocation(fileID: "é", filePath: "ü", line: line)  // single-scalar static strings
+    default: return CodeLocation(fileID: file, filePath: paths.randomElement(using: &generator)!, line: line)
+    }
+  }
+
+  static func randomJSON(_ generator: inout SplitMix64) -> JSON? {
+    switch Int.random(in: 0..<7, using: &generator) {
+    case 0: nil
+    case 1: .bool(Bool.random(using: &generator))
+    case 2: .int(Int.random(in: -1_000...1_000, using: &generator))
+    case 3: .double(Double(Int.random(in: 0...1_000_000, using: &generator)) / 1e3)
+    case 4: .string(["", "idle", "a \"b\"\n", "Row number 3"].randomElement(using: &generator)!)
+    case 5: .object(["toggle": .int(3), "x": .null])
+    default: .array([.int(1), .string("two")])
+    }
+  }
+
+  static func randomShape(_ generator: inout SplitMix64) -> ValueShape? {
+    Bool.random(using: &generator) ? nil : ValueShape(enums: [""], tuples: Bool.random(using: &generator) ? ["a.b"] : [])
+  }
+
+  static func randomEvent(_ round: Int, _ generator: inout SplitMix64) -> Event {
+    let origin = ActionReceived.Origin.allCases.randomElement(using: &generator)!
+    let client: String? = Bool.random(using: &generator) ? nil : "mcp-\(round)"
+    let payload: Event.Payload
+    if Bool.random(using: &generator) {
+      payload = .actionReceived(ActionReceived(
+        store: "App#1/rows[id: \(round)]", action: "App.Action.toggle", value: randomJSON(&generator) ?? .null, origin: origin,
+        effect: Bool.random(using: &generator) ? nil : round, source: randomLocation(&generator),
+        shape: randomShape(&generator), client: client))
+    } else {
+      let changes = (0..<Int.random(in: 0..<4, using: &generator)).map { index in
+        Change(
+          path: "rows[id: \(index)].isDone", op: Change.Op.allCases.randomElement(using: &generator)!,
+          old: randomJSON(&generator), new: randomJSON(&generator),
+          index: Bool.random(using: &generator) ? nil : index, truncated: Bool.random(using: &generator),
+          oldShape: randomShape(&generator), newShape: randomShape(&generator))
+      }
+      payload = .stateChanged(StateChanged(
+        store: "App#1", cause: round, changes: changes, summary: "App#1: _rows changed.",
+        origin: Bool.random(using: &generator) ? nil : origin, client: client))
+    }
+    return Event(seq: round + 1, time: Double(round) * 1.000001, payload: payload)
+  }
+
+  /// `action.received` and `state.changed` as written before their member literals: each key
+  /// through ``JSONWriter/key(_:)-(StaticString)``.
+  static func encodeKeyByKey(_ event: Event, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("seq"); w.int(event.seq)
+    w.key("time"); w.double(event.time)
+    w.key("kind"); w.string(event.kind)
+    switch event.payload {
+    case .actionReceived(let e):
+      w.key("store"); w.string(e.store)
+      w.key("action"); w.string(e.action)
+      w.key("value"); w.value(e.value)
+      w.key("origin"); w.string(e.origin.rawValue)
+      if let effect = e.effect { w.key("effect"); w.int(effect) }
+      if let source = e.source { w.key("source"); source.encode(into: &w) }
+      if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
+      if let client = e.client { w.key("client"); w.string(client) }
+    case .stateChanged(let e):
+      w.key("store"); w.string(e.store)
+      w.key("cause"); w.int(e.cause)
+      w.key("changes")
+      w.beginArray()
+      for change in e.changes {
+        w.beginObject()
+        w.key("path"); w.string(change.path)
+        w.key("op"); w.string(change.op.rawValue)
+        if let old = change.old { w.key("old"); w.value(old) }
+        if let new = change.new { w.key("new"); w.value(new) }
+        if let index = change.index { w.key("index"); w.int(index) }
+        if change.truncated { w.key("truncated"); w.bool(true) }
+        if let oldShape = change.oldShape { w.key("oldShape"); oldShape.encode(into: &w) }
+        if let newShape = change.newShape { w.key("newShape"); newShape.encode(into: &w) }
+        w.endObject()
+      }
+      w.endArray()
+      w.key("summary"); w.string(e.summary)
+      if let origin = e.origin { w.key("origin"); w.string(origin.rawValue) }
+      if let client = e.client { w.key("client"); w.string(client) }
+    default:
+      Issue.record("not a hot kind")
+    }
+    w.endObject()
+  }
+}
