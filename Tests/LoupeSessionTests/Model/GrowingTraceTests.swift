@@ -127,5 +127,5 @@ import Testing
     #expect(model.count > 200_000)
   }
 
-  static let indexBytesPerEventLimit = 128
+  static let indexBytesPerEventLimit = 16
 }
