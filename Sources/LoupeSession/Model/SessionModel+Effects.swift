@@ -67,7 +67,7 @@ extension SessionModel {
     let start = event(at: span.start)
     let started = { () -> EffectStarted? in if case .effectStarted(let e) = start.payload { e } else { nil } }()
     var life = EffectLife(
-      effect: effectTable.ids[ordinal], store: started?.store ?? store(at: span.start) ?? "", cancelID: started?.cancelID,
+      effect: effectTable.id(ordinal), store: started?.store ?? store(at: span.start) ?? "", cancelID: started?.cancelID,
       source: started?.source, started: span.start, startSeq: start.seq, startTime: start.time, cause: cause(of: span.start))
     if let position = span.end {
       let end = event(at: position)

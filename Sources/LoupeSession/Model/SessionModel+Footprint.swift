@@ -2,10 +2,12 @@ import LoupeCore
 
 extension SessionModel {
   /// The bytes of the model's tables that grow with its events, from their storage
-  /// (capacity × stride): the packed columns (`seq`, kind, store, cause) and line locations of every event, the per-store,
-  /// per-line and per-root position lists, and the effect records (their strings not counted).
-  /// The events themselves are not in it: a file-backed session holds none, only a bounded
-  /// cache. What `BENCHMARKS.md` "Live sessions" and the bound test measure.
+  /// (capacity × stride): the packed columns (`seq`, kind and store, cause) and line locations
+  /// of every event, the per-store, per-line and per-root position lists, the far
+  /// consequences and the effect table. Not in it: the events (a file-backed session holds
+  /// none, only a bounded cache), the bounded caches of decoded blocks, and the tables of names
+  /// (stores, kinds, source paths). What `BENCHMARKS.md` "Live sessions" and the bound test
+  /// measure.
   package var indexBytes: Int {
     var bytes = columns.bytes + (pairKinds.capacity + pairStores.capacity) * MemoryLayout<Int32>.stride
     bytes += storage.indexBytes
