@@ -72,7 +72,8 @@ package struct EffectTable: Sendable {
 
   /// Whether the effect with this ordinal had started and not ended right after `index`.
   package func isRunning(_ ordinal: Int, at index: Int) -> Bool {
-    started[ordinal] <= index && (ended[ordinal] < 0 || Int(ended[ordinal]) > index)
+    // The end first: it is an array read, the start a group's decoding.
+    (ended[ordinal] < 0 || Int(ended[ordinal]) > index) && started[ordinal] <= index
   }
 
   /// Bytes of storage (capacity).
