@@ -58,7 +58,7 @@ final package class EventStorage {
 
   package func event(at index: Int) -> Event {
     guard isFileBacked else { return events[index] }
-    if let event = unwritten[index] { return event }
+    if !unwritten.isEmpty, let event = unwritten[index] { return event }
     if let cached = cache[index] { return cached }
     // The line decoded when it was indexed; a file changed since then reads as a mark.
     let event =
@@ -69,7 +69,7 @@ final package class EventStorage {
   }
 
   package func json(at index: Int) -> JSON {
-    if isFileBacked, unwritten[index] == nil, let bytes = line(at: index), let json = try? JSONParser.parse(bytes) { return json }
+    if isFileBacked, unwritten.isEmpty || unwritten[index] == nil, let bytes = line(at: index), let json = try? JSONParser.parse(bytes) { return json }
     return event(at: index).json
   }
 

@@ -37,12 +37,12 @@ package struct LineLocations {
       return (offset(inOpen: index), length)
     }
     if cachedBlock != block {
-      var offsets = [Int](repeating: 0, count: PackedColumns.blockSize)
+      var offsets = columns.values(1, ofBlock: block)
+      let lengths = columns.values(0, ofBlock: block)
       var before = blockStarts[block]
-      let first = block * PackedColumns.blockSize
       for row in 0..<PackedColumns.blockSize {
-        offsets[row] = columns.value(1, at: first + row) + before
-        before += columns.value(0, at: first + row) + 1
+        offsets[row] += before
+        before += lengths[row] + 1
       }
       cachedBlock = block
       cachedOffsets = offsets

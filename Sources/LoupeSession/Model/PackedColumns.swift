@@ -32,11 +32,16 @@ final package class PackedColumns {
   /// Decoded sealed columns: `(block, column)` → values, replaced in turn.
   private var cache: [(block: Int, column: Int, values: [Int])] = []
   private var nextSlot = 0
+  /// Each column's last decoded block, read first (a scan stays in one block 4,096 rows).
+  private var hotBlock: [Int]
+  private var hotValues: [[Int]]
   static private let cacheSlots = 16
 
   package init(modes: [Mode]) {
     self.modes = modes
     open = modes.map { _ in [] }
+    hotBlock = modes.map { _ in -1 }
+    hotValues = modes.map { _ in [] }
     for column in open.indices { open[column].reserveCapacity(Self.blockSize) }
   }
 
@@ -68,9 +73,20 @@ final package class PackedColumns {
     if index >= sealed { return open[column][index - sealed] }
     let block = index / Self.blockSize
     let row = index - block * Self.blockSize
+    if hotBlock[column] == block { return hotValues[column][row] }
     let info = blocks[block].columns[column]
     if !info.stored { return info.base + row * info.step }
-    return decoded(block, column)[row]
+    let values = decoded(block, column)
+    hotBlock[column] = block
+    hotValues[column] = values
+    return values[row]
+  }
+
+  /// Every row of sealed block `block` in `column`.
+  package func values(_ column: Int, ofBlock block: Int) -> [Int] {
+    let info = blocks[block].columns[column]
+    if !info.stored { return (0..<Self.blockSize).map { info.base + $0 * info.step } }
+    return decoded(block, column)
   }
 
   /// The first row of sealed block `block`'s column (no decoding).

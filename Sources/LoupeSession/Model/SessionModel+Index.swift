@@ -49,7 +49,7 @@ extension SessionModel {
       kind = .other
     }
     columns.append(event.seq, pairID(kind: kindID(event.kind, kind), store: Int(store) + 1), cause.map { position - $0 } ?? 0)
-    lastSeq = event.seq
+    lastAppendedSeq = event.seq
     if let cause, position - cause > Self.nearConsequences {
       farConsequences[Int32(cause), default: []].append(Int32(position))
     }

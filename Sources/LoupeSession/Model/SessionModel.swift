@@ -80,7 +80,7 @@ public final class SessionModel {
   package var farConsequences: [Int32: [Int32]] = [:]
   static package let nearConsequences = 1024
   /// The last event's `seq`.
-  package var lastSeq: Int?
+  var lastAppendedSeq: Int?
   package let storage: EventStorage
   package var storeNames: [String] = []
   package var storeIDs: [String: Int32] = [:]
@@ -140,7 +140,7 @@ public final class SessionModel {
   /// in memory, and so is every event of a session made with ``init()``. An event whose `seq`
   /// is not above the last one's is ignored (a replayed duplicate).
   public func append(_ event: Event, at location: TraceLineLocation?) {
-    if let lastSeq, event.seq <= lastSeq { return }
+    if let lastAppendedSeq, event.seq <= lastAppendedSeq { return }
     storage.append(event, at: location)
     add(event)
   }
