@@ -7,7 +7,8 @@ are the body of `Tests/LoupeCLITests/Fixtures/pages.loupe` repeated with new seq
 session of any length has the mix of a real small program. `loupe mcp` opens it with
 `loupe_open {program}`; `loupe dap` with `launch {program}` then `configurationDone`. Once
 the program has ended and every event is in (the loupe process's memory has not moved for
-two seconds), the loupe process is ended and its peak RSS (`ru_maxrss`) read; a loupe that
+two seconds), the loupe process is ended and its peak RSS (`ru_maxrss`) read, and its RSS then
+(settled: what it keeps once a burst's backlog is gone); a loupe that
 ended by itself first (issue 33 item 16: `loupe dap` under a burst) is reported as such.
 
 Run: python3 Benchmarks/scripts/live_memory.py LOUPE_BINARY 500000 2000000
@@ -59,7 +60,8 @@ def status(pid, field):
 def settle(process, program_done):
     """Waits until the program has ended and the loupe process's RSS has not moved for 2 s (or
     loupe has exited), ends loupe, and returns its peak RSS in KB (`ru_maxrss`, which a process
-    that ended by itself still has) and whether it was still running."""
+    that ended by itself still has), whether it was still running, and its RSS once settled
+    (what it keeps, without a burst's transient peak; 0 when it ended by itself)."""
     last, still = -1, 0
     running = True
     while True:
@@ -80,7 +82,7 @@ def settle(process, program_done):
         process.kill()
         _, _, usage = os.wait4(process.pid, 0)
     process.returncode = 0  # reaped here
-    return usage.ru_maxrss, running
+    return usage.ru_maxrss, running, max(last, 0)
 
 
 def program(feed):
@@ -172,8 +174,9 @@ def main():
             for name, run in (("mcp", mcp), ("dap", dap)):
                 if name not in fronts:
                     continue
-                peak, running = run(loupe, feed)
-                print(json.dumps({"front": name, "events": count, "peakMB": round(peak / 1024, 1), "endedByItself": not running}), flush=True)
+                peak, running, settled = run(loupe, feed)
+                print(json.dumps({"front": name, "events": count, "peakMB": round(peak / 1024, 1),
+                                  "settledMB": round(settled / 1024, 1), "endedByItself": not running}), flush=True)
 
 
 if __name__ == "__main__":

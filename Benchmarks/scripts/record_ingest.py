@@ -42,10 +42,9 @@ def serve(feed):
         pass
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
-        body = read_frame(stdin)
-        if body is None:
+        message = read_frame(stdin)  # the decoded message (a dict)
+        if message is None:
             return
-        message = json.loads(body)
         method, ident = message.get("method"), message.get("id")
         if method == "initialize":
             result = {"protocolVersion": "1", "serverInfo": {"name": "loupe", "version": "0.1.0"},

@@ -9,8 +9,8 @@ final package class EventStorage {
   private let path: String?
   /// Opened on the first read (a live session's file is still being written).
   private var file: TraceLineFile?
-  private var offsets: [Int] = []
-  private var lengths: [Int32] = []
+  /// Where each event's line is (file-backed), packed.
+  private var locations = LineLocations()
   /// Events of a file-backed session that are not in its file (offset -1): the recording
   /// failed (a full disk), so they are kept here rather than lost.
   private var unwritten: [Int: Event] = [:]
@@ -42,7 +42,7 @@ final package class EventStorage {
   /// or an event its recording could not write).
   package func append(_ event: Event, at location: TraceLineLocation? = nil) {
     guard isFileBacked else { return events.append(event) }
-    let index = offsets.count
+    let index = locations.count
     if let location {
       appendLocation(offset: location.offset, length: location.length)
       remember(event, at: index)
@@ -53,13 +53,12 @@ final package class EventStorage {
   }
 
   package func appendLocation(offset: Int, length: Int) {
-    offsets.append(offset)
-    lengths.append(Int32(truncatingIfNeeded: length))
+    locations.append(offset: offset, length: length)
   }
 
   package func event(at index: Int) -> Event {
     guard isFileBacked else { return events[index] }
-    if offsets[index] < 0, let event = unwritten[index] { return event }
+    if !unwritten.isEmpty, let event = unwritten[index] { return event }
     if let cached = cache[index] { return cached }
     // The line decoded when it was indexed; a file changed since then reads as a mark.
     let event =
@@ -70,15 +69,14 @@ final package class EventStorage {
   }
 
   package func json(at index: Int) -> JSON {
-    if isFileBacked, offsets[index] >= 0, let bytes = line(at: index), let json = try? JSONParser.parse(bytes) { return json }
+    if isFileBacked, unwritten.isEmpty || unwritten[index] == nil, let bytes = line(at: index), let json = try? JSONParser.parse(bytes) { return json }
     return event(at: index).json
   }
 
   /// Bytes the storage holds per event besides the cache: the locations (file-backed), or
   /// the array of events (in memory; their contents not counted).
   package var indexBytes: Int {
-    offsets.capacity * MemoryLayout<Int>.stride + lengths.capacity * MemoryLayout<Int32>.stride
-      + events.capacity * MemoryLayout<Event>.stride
+    locations.bytes + events.capacity * MemoryLayout<Event>.stride
   }
 
   /// Forgets the cached events (the next reads go to the file).
@@ -86,7 +84,8 @@ final package class EventStorage {
 
   private func line(at index: Int) -> [UInt8]? {
     if file == nil, let path { file = try? TraceLineFile(path: path) }
-    return file?.read(offset: offsets[index], length: Int(lengths[index]))
+    let location = locations.location(at: index)
+    return file?.read(offset: location.offset, length: location.length)
   }
 
   private func remember(_ event: Event, at index: Int) {

@@ -45,22 +45,41 @@ public struct EffectLife: Sendable, Hashable {
 }
 
 extension SessionModel {
-  /// The effect with id `effect`, as far as the session knows it.
-  public func effect(_ effect: Int) -> EffectLife? { effectLives[effect] }
+  /// The effect with id `effect`, as far as the session knows it (its latest start, when an id
+  /// was used twice): read back from its `effect.started` and end events.
+  public func effect(_ effect: Int) -> EffectLife? { effectTable.ordinal(of: effect).map(life) }
 
   /// Every effect running right after the event at `index` (started, not finished or
   /// cancelled), in the order they started.
   public func runningEffects(at index: Int) -> [EffectLife] {
-    effectOrder.compactMap { id in effectLives[id].flatMap { $0.isRunning(at: index) ? $0 : nil } }
+    (0..<effectTable.count).filter { effectTable.isRunning($0, at: index) }.map(life)
   }
 
   /// Every effect that ended at or before the event at `index`, in the order they started,
   /// with their outcome and duration.
   public func endedEffects(at index: Int) -> [EffectLife] {
-    effectOrder.compactMap { id in
-      guard let record = effectLives[id], let end = record.end, end.position <= index else { return nil }
-      return record
+    (0..<effectTable.count).filter { effectTable.span($0).end.map { $0 <= index } ?? false }.map(life)
+  }
+
+  /// The effect with this ordinal, from its events.
+  private func life(_ ordinal: Int) -> EffectLife {
+    let span = effectTable.span(ordinal)
+    let start = event(at: span.start)
+    let started = { () -> EffectStarted? in if case .effectStarted(let e) = start.payload { e } else { nil } }()
+    var life = EffectLife(
+      effect: effectTable.id(ordinal), store: started?.store ?? store(at: span.start) ?? "", cancelID: started?.cancelID,
+      source: started?.source, started: span.start, startSeq: start.seq, startTime: start.time, cause: cause(of: span.start))
+    if let position = span.end {
+      let end = event(at: position)
+      let outcome: EffectLife.Outcome
+      switch end.payload {
+      case .effectFinished(let e): outcome = e.outcome == .completed ? .completed : .failed(e.error)
+      case .effectCancelled(let e): outcome = .cancelled(reason: e.reason, by: e.by)
+      default: outcome = .failed(nil)  // an end that could not be read back
+      }
+      life.end = EffectLife.End(position: position, seq: end.seq, time: end.time, outcome: outcome)
     }
+    return life
   }
 }
 
@@ -80,7 +99,7 @@ extension SessionModel {
     var index = firstIndex(atOrAfterSeq: from)
     let kindOnly = filter.stores == nil && filter.actions == nil && filter.paths == nil
     while index < count {
-      let seq = entries[index].seq
+      let seq = self.seq(at: index)
       if let through, seq > through { break }
       let passes: Bool
       if kindOnly, let verdict = filter.decidesByKind(kindName(at: index)) {

@@ -2,7 +2,7 @@ import LoupeCore
 /// Indexing each event as it is added, and the queries on stores, causes and effects.
 extension SessionModel {
   package func add(_ event: Event) {
-    let position = entries.count
+    let position = count
     let store = event.store.map(storeID) ?? -1
     let kind: Kind
     // What the event refers to (``Event/referencedSeq``); actions and effect ends are
@@ -12,7 +12,7 @@ extension SessionModel {
     case .actionReceived(let e):
       kind = .action
       switch e.origin {
-      case .effect: cause = e.effect.flatMap { effectLives[$0]?.started }
+      case .effect: cause = e.effect.flatMap(effectStart)
       case .parent: cause = parentAction(of: e.store)
       case .send, .tool: cause = nil
       }
@@ -22,22 +22,16 @@ extension SessionModel {
       kind = .snapshot
     case .effectStarted(let e):
       kind = .effectStarted
-      effectLives[e.effect] = EffectLife(
-        effect: e.effect, store: e.store, cancelID: e.cancelID, source: e.source, started: position, startSeq: event.seq,
-        startTime: event.time, cause: cause)
-      effectOrder.append(e.effect)
-      if store >= 0 { storeEffects[Int(store)].append(e.effect) }
+      let ordinal = effectTable.start(e.effect, at: position)
+      if store >= 0 { storeEffects[Int(store)].append(ordinal) }
     case .effectFinished(let e):
       kind = .effectEnded
-      cause = effectLives[e.effect]?.started
-      effectLives[e.effect]?.end = EffectLife.End(
-        position: position, seq: event.seq, time: event.time,
-        outcome: e.outcome == .completed ? .completed : .failed(e.error))
+      cause = effectStart(e.effect)
+      effectTable.end(e.effect, at: position)
     case .effectCancelled(let e):
       kind = .effectEnded
-      cause = cause ?? effectLives[e.effect]?.started
-      effectLives[e.effect]?.end = EffectLife.End(
-        position: position, seq: event.seq, time: event.time, outcome: .cancelled(reason: e.reason, by: e.by))
+      cause = cause ?? effectStart(e.effect)
+      effectTable.end(e.effect, at: position)
     case .derivedRecomputed:
       kind = .other
     case .storeCreated:
@@ -54,77 +48,86 @@ extension SessionModel {
     default:
       kind = .other
     }
-    entries.append(Entry(seq: event.seq, kind: kind, store: store, cause: Int32(cause ?? -1)))
-    kindCodes.append(kindID(event.kind))
-    if let cause { link(Int32(position), toCause: cause) }
+    columns.append(event.seq, pairID(kind: kindID(event.kind, kind), store: Int(store) + 1), cause.map { position - $0 } ?? 0)
+    lastAppendedSeq = event.seq
+    if let cause, position - cause > Self.nearConsequences {
+      farConsequences[Int32(cause), default: []].append(Int32(position))
+    }
     if store >= 0 {
-      storeEvents[Int(store)].append(Int32(position))
-      if kind == .action { storeActions[Int(store)].append(Int32(position)) }
+      storeEvents[Int(store)].append(position)
+      if kind == .action { storeActions[Int(store)].append(position) }
     }
     if let location = Self.source(of: event) {
-      byLine[location.line, default: []].append(Int32(position))
+      byLine[location.line, default: PositionList()].append(position)
       if let path = location.path { sourcePaths.insert(path) }
     }
     stateIndex.add(event, at: position)
   }
 
-  private func kindID(_ kind: String) -> UInt16 {
-    if let id = kindIDs[kind] { return id }
-    let id = UInt16(truncatingIfNeeded: kindNames.count)
-    kindIDs[kind] = id
-    kindNames.append(kind)
+  private func pairID(kind: Int, store: Int) -> Int {
+    let key = kind << 32 | store
+    if let id = pairIDs[key] { return id }
+    let id = pairKinds.count
+    pairIDs[key] = id
+    pairKinds.append(Int32(kind))
+    pairStores.append(Int32(store))
+    return id
+  }
+
+  /// The store of the event at `index` as its index in `storeNames` + 1, 0 for none.
+  package func storeCode(at index: Int) -> Int { Int(pairStores[columns.value(1, at: index)]) }
+
+  private func effectStart(_ effect: Int) -> Int? { effectTable.ordinal(of: effect).map { effectTable.span($0).start } }
+
+  private func kindID(_ name: String, _ kind: Kind) -> Int {
+    let key = KindKey(name: name, kind: kind)
+    if let id = kindIDs[key] { return id }
+    let id = kindNames.count
+    kindIDs[key] = id
+    kindNames.append(name)
+    kindClasses.append(kind)
     return id
   }
 
   // MARK: - Without reading the event back
 
   /// The `seq` of the event at `index`.
-  public func seq(at index: Int) -> Int { entries[index].seq }
+  public func seq(at index: Int) -> Int { columns.value(0, at: index) }
 
   /// The `kind` of the event at `index`.
-  public func kindName(at index: Int) -> String { kindNames[Int(kindCodes[index])] }
+  public func kindName(at index: Int) -> String { kindNames[Int(pairKinds[columns.value(1, at: index)])] }
 
   /// The store of the event at `index`, if it is about one.
   public func store(at index: Int) -> String? {
-    let store = entries[index].store
-    return store >= 0 ? storeNames[Int(store)] : nil
+    let store = storeCode(at: index)
+    return store > 0 ? storeNames[store - 1] : nil
   }
 
   /// Where effect `effect` started and ended (`effect.finished` or `effect.cancelled`), as
   /// positions; `nil` for an effect the session never saw start.
   public func span(ofEffect effect: Int) -> (start: Int, end: Int?)? {
-    effectLives[effect].map { ($0.started, $0.end?.position) }
+    effectTable.ordinal(of: effect).map(effectTable.span)
   }
 
   /// Every effect id the session saw start, in order of their start.
-  public var effects: [Int] { effectOrder }
-
-  private func link(_ position: Int32, toCause cause: Int) {
-    let last = entries[cause].lastConsequence
-    if last < 0 {
-      entries[cause].firstConsequence = position
-    } else {
-      entries[Int(last)].nextSibling = position
-    }
-    entries[cause].lastConsequence = position
-  }
+  public var effects: [Int] { effectTable.ids }
 
   private func storeID(_ name: String) -> Int32 {
     if let id = storeIDs[name] { return id }
     let id = Int32(storeNames.count)
     storeIDs[name] = id
     storeNames.append(name)
-    storeEvents.append([])
-    storeActions.append([])
-    storeEffects.append([])
+    storeEvents.append(PositionList())
+    storeActions.append(PositionList())
+    storeEffects.append(PositionList())
     return id
   }
 
   /// The parent store's latest action: the one whose reducer routed a child action.
   private func parentAction(of store: String) -> Int? {
     let parent = lifetimes.info(of: store)?.parent ?? store.lastIndex(of: "/").map { String(store[..<$0]) }
-    guard let parent, let id = storeIDs[parent], let last = storeActions[Int(id)].last else { return nil }
-    return Int(last)
+    guard let parent, let id = storeIDs[parent] else { return nil }
+    return storeActions[Int(id)].last
   }
 
   /// The line of code an event came from (CONTRACT §9).
@@ -143,18 +146,19 @@ extension SessionModel {
 
   /// The position of what caused the event at `index`.
   public func cause(of index: Int) -> Int? {
-    let cause = entries[index].cause
-    return cause >= 0 ? Int(cause) : nil
+    let back = columns.value(2, at: index)
+    return back > 0 ? index - back : nil
   }
 
-  /// The positions of the events the event at `index` caused, in order.
+  /// The positions of the events the event at `index` caused, in order: those near it found
+  /// from their causes, the far ones kept aside.
   public func consequences(of index: Int) -> [Int] {
     var result: [Int] = []
-    var next = entries[index].firstConsequence
-    while next >= 0 {
-      result.append(Int(next))
-      next = entries[Int(next)].nextSibling
+    let near = min(count - 1, index + Self.nearConsequences)
+    if index < near {
+      for next in index + 1...near where columns.value(2, at: next) == next - index { result.append(next) }
     }
+    if let far = farConsequences[Int32(index)] { result += far.map(Int.init) }
     return result
   }
 
@@ -165,12 +169,12 @@ extension SessionModel {
 
   /// The positions of every event of `store`, in order.
   public func indices(ofStore store: String) -> [Int] {
-    storeIDs[store].map { storeEvents[Int($0)].map(Int.init) } ?? []
+    storeIDs[store].map { storeEvents[Int($0)].all } ?? []
   }
 
   /// The positions of `store`'s `action.received` events, in order.
   public func actionIndices(ofStore store: String) -> [Int] {
-    storeIDs[store].map { storeActions[Int($0)].map(Int.init) } ?? []
+    storeIDs[store].map { storeActions[Int($0)].all } ?? []
   }
 
   /// Every store id seen, in order of first appearance.
@@ -181,33 +185,31 @@ extension SessionModel {
     guard let store else {
       var i = index
       while i >= 0 {
-        if entries[i].store < 0 { return i }
+        if storeCode(at: i) == 0 { return i }
         i -= 1
       }
       return nil
     }
     guard let id = storeIDs[store] else { return nil }
-    return Self.last(in: storeEvents[Int(id)], atOrBefore: index)
+    return storeEvents[Int(id)].last(atOrBefore: index)
   }
 
   /// The next action of `store` (of any store when `nil`) after `index`.
   public func nextAction(after index: Int, store: String?) -> Int? {
     guard let store else {
-      return entries.indices.dropFirst(index + 1).first { entries[$0].kind == .action }
+      return (max(0, index + 1)..<max(0, count, index + 1)).first { kind(at: $0) == .action }
     }
     guard let id = storeIDs[store] else { return nil }
-    let actions = storeActions[Int(id)]
-    let position = Self.firstPosition(in: actions, after: index)
-    return position < actions.count ? Int(actions[position]) : nil
+    return storeActions[Int(id)].first(after: index)
   }
 
   /// The previous action of `store` (of any store when `nil`) before `index`.
   public func previousAction(before index: Int, store: String?) -> Int? {
     guard let store else {
-      return entries.indices.prefix(max(0, index)).last { entries[$0].kind == .action }
+      return (0..<min(max(0, index), count)).last { kind(at: $0) == .action }
     }
     guard let id = storeIDs[store] else { return nil }
-    return Self.last(in: storeActions[Int(id)], atOrBefore: index - 1)
+    return storeActions[Int(id)].last(atOrBefore: index - 1)
   }
 
   // MARK: - Effects
@@ -215,10 +217,7 @@ extension SessionModel {
   /// The `effect.started` positions of `store`'s effects still running right after `index`.
   public func runningEffects(of store: String, at index: Int) -> [Int] {
     guard let id = storeIDs[store] else { return [] }
-    return storeEffects[Int(id)].compactMap { effect in
-      guard let record = effectLives[effect], record.isRunning(at: index) else { return nil }
-      return record.started
-    }
+    return storeEffects[Int(id)].all.filter { effectTable.isRunning($0, at: index) }.map { effectTable.span($0).start }
   }
 
   // MARK: - Sources
@@ -226,13 +225,12 @@ extension SessionModel {
   /// Whether the event at `index` has a source location at `line` (any file).
   public func hasSource(at index: Int, line: Int) -> Bool {
     guard let list = byLine[line] else { return false }
-    let position = Self.firstPosition(in: list, after: index - 1)
-    return position < list.count && Int(list[position]) == index
+    return list.first(after: index - 1) == index
   }
 
   /// Events whose source location is at `line` (any file), in order.
   public func indices(atLine line: Int) -> [Int] {
-    byLine[line]?.map(Int.init) ?? []
+    byLine[line]?.all ?? []
   }
 
   /// Whether an event of the session names the file `path` (`#filePath`).

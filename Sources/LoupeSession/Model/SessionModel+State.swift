@@ -12,7 +12,7 @@ extension SessionModel {
   /// no event has that number), at `path` inside it.
   public func state(of store: String, atSeq seq: Int, path: StatePath = StatePath()) -> RebuiltState? {
     let end = firstIndex(atOrAfterSeq: seq)
-    let index = end < count && entries[end].seq == seq ? end : end - 1
+    let index = end < count && self.seq(at: end) == seq ? end : end - 1
     guard index >= 0 else { return nil }
     return state(of: store, at: index)?.at(path)
   }
@@ -25,7 +25,7 @@ extension SessionModel {
     guard let root = stateIndex.roots[StateRebuilder.rootStore(of: store)],
       let position = Self.lastPosition(in: root.snapshots, atOrBefore: index)
     else { return nil }
-    return entries[Int(root.snapshots[position])].seq
+    return self.seq(at: Int(root.snapshots[position]))
   }
 
   private func rootState(_ rootID: String, at index: Int) -> RebuiltState? {

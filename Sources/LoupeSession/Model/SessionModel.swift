@@ -27,14 +27,19 @@ import LoupeCore
 /// | a store's state at any moment | ``state(of:at:)``, ``state(of:atSeq:path:)`` → ``RebuiltState`` (value + `approximate`), CONTRACT §10, rule in ``StateRebuilder`` |
 /// | source lines | ``indices(atLine:)``, ``hasSource(at:line:)``, ``namesSourcePath(_:)``, ``source(of:)`` |
 ///
-/// **Cost.** Memory follows the index: about 60 bytes per event (``indexBytes``; an entry,
-/// the line's location, the kind, the store's position list) plus per-store, per-effect and
-/// per-line tables (a file-backed session holds no events, only a cache of the last
-/// ``EventStorage/cacheLimit`` it read). A state query starts from the store's last
-/// snapshot (or a checkpoint of a state it rebuilt before, every
-/// ``StateRebuilder/checkpointSpacing`` changes) and applies the changes after it; the store's
-/// snapshot policy bounds them (CONTRACT §10: 1000 actions by default). Nothing re-reads the
-/// trace from its start.
+/// **Cost.** Memory follows the index, packed in blocks of 4,096 events (``PackedColumns``):
+/// about 9 bytes an event on a typical mix (``indexBytes``; 2–3 for `seq`, kind, store and
+/// cause, nothing for `seq`s that follow one another; 2 for the line's location; about 1 for
+/// each position in a store's, an action's or a line's list (``PositionList``); 4 for each
+/// change's position in ``StateIndex``; about 6 for each effect) plus per-store and per-line
+/// tables (a file-backed session holds no events, only a cache of the last
+/// ``EventStorage/cacheLimit`` it read, and of the last blocks it decoded). Reading a sealed
+/// block's `seq`, kind, store or cause decodes that column of the block once (microseconds);
+/// ``consequences(of:)`` looks at the causes of the next ``nearConsequences`` events and keeps
+/// the farther ones aside. A state query starts from the store's last snapshot (or a
+/// checkpoint of a state it rebuilt before, every ``StateRebuilder/checkpointSpacing``
+/// changes) and applies the changes after it; the store's snapshot policy bounds them
+/// (CONTRACT §10: 1000 actions by default). Nothing re-reads the trace from its start.
 ///
 /// Not thread-safe: use a session from one thread (or actor) at a time.
 ///
@@ -51,40 +56,45 @@ public final class SessionModel {
     case action, change, effectStarted, effectEnded, storeCreated, storeDestroyed, identity, snapshot, other
   }
 
-  package struct Entry {
-    package var seq: Int
-    package var kind: Kind
-    /// Index into `storeNames`, or -1.
-    package var store: Int32
-    /// Position of the cause event, or -1.
-    package var cause: Int32
-    /// The consequences, as a list linked through the entries: first and last, and the next
-    /// consequence of this entry's cause.
-    package var firstConsequence: Int32 = -1
-    package var lastConsequence: Int32 = -1
-    package var nextSibling: Int32 = -1
-  }
-
-  package var entries: [Entry] = []
-  /// Each event's exact `kind`, as an index into `kindNames` (so a filter on kinds and stores
-  /// can skip events without reading them back).
-  package var kindCodes: [UInt16] = []
+  /// Each event's `seq`, kind and store (as a ``KindAndStore`` code) and cause (how many
+  /// positions back, 0 for none), packed in blocks (``PackedColumns``): about 2 bytes an event
+  /// where an entry took 32. What an event caused is found from the causes after it
+  /// (``consequences(of:)``).
+  package let columns = PackedColumns(modes: [.delta, .plain, .plain])
+  /// The exact `kind`s seen (so a filter on kinds and stores can skip events without reading
+  /// them back), each with what the index tells apart of it.
   package var kindNames: [String] = []
-  package var kindIDs: [String: UInt16] = [:]
+  package var kindClasses: [Kind] = []
+  package var kindIDs: [KindKey: Int] = [:]
+  package struct KindKey: Hashable {
+    var name: String
+    var kind: Kind
+  }
+  /// The (kind, store) pairs seen: an event's column holds its pair's code, one small number
+  /// for both. The store is its index in `storeNames` + 1, 0 for none.
+  package var pairKinds: [Int32] = []
+  package var pairStores: [Int32] = []
+  package var pairIDs: [Int: Int] = [:]
+  /// Consequences further than ``nearConsequences`` positions after their cause, by cause
+  /// (the nearer ones are found by looking at the causes after an event).
+  package var farConsequences: [Int32: [Int32]] = [:]
+  static package let nearConsequences = 1024
+  /// The last event's `seq`.
+  var lastAppendedSeq: Int?
   package let storage: EventStorage
   package var storeNames: [String] = []
   package var storeIDs: [String: Int32] = [:]
   /// Every event of each store, and its actions, as positions.
-  package var storeEvents: [[Int32]] = []
-  package var storeActions: [[Int32]] = []
+  package var storeEvents: [PositionList] = []
+  package var storeActions: [PositionList] = []
   /// Each store's lives and identities, in positions.
   package var lifetimes = StoreLifetimes()
-  package var effectLives: [Int: EffectLife] = [:]
-  /// Effect ids in the order they started.
-  package var effectOrder: [Int] = []
-  package var storeEffects: [[Int]] = []
+  /// Where each effect started and ended.
+  package var effectTable = EffectTable()
+  /// Each store's effects, as ordinals in `effectTable`.
+  package var storeEffects: [PositionList] = []
   /// Events with a source location, by line.
-  package var byLine: [Int: [Int32]] = [:]
+  package var byLine: [Int: PositionList] = [:]
   package var sourcePaths: Set<String> = []
   package var stateIndex = StateIndex()
 
@@ -130,7 +140,7 @@ public final class SessionModel {
   /// in memory, and so is every event of a session made with ``init()``. An event whose `seq`
   /// is not above the last one's is ignored (a replayed duplicate).
   public func append(_ event: Event, at location: TraceLineLocation?) {
-    if let last = entries.last, event.seq <= last.seq { return }
+    if let lastAppendedSeq, event.seq <= lastAppendedSeq { return }
     storage.append(event, at: location)
     add(event)
   }
@@ -140,7 +150,7 @@ public final class SessionModel {
   public var isFileBacked: Bool { storage.isFileBacked }
 
   /// How many events the session has.
-  public var count: Int { entries.count }
+  public var count: Int { columns.count }
 
   /// The event at `index`.
   public func event(at index: Int) -> Event { storage.event(at: index) }
@@ -149,7 +159,7 @@ public final class SessionModel {
   public func event(seq: Int) -> Event? { index(ofSeq: seq).map(event(at:)) }
 
   /// What the event at `index` is, from the index (no file read).
-  public func kind(at index: Int) -> Kind { entries[index].kind }
+  public func kind(at index: Int) -> Kind { kindClasses[Int(pairKinds[columns.value(1, at: index)])] }
 
   /// The event at `index` as its JSON object (as on the wire).
   public func eventJSON(at index: Int) -> JSON { storage.json(at: index) }
@@ -157,17 +167,33 @@ public final class SessionModel {
   /// The position of the event numbered `seq`.
   public func index(ofSeq seq: Int) -> Int? {
     let low = firstIndex(atOrAfterSeq: seq)
-    return low < entries.count && entries[low].seq == seq ? low : nil
+    return low < count && self.seq(at: low) == seq ? low : nil
   }
 
   /// The first position whose `seq` is at least `seq` (``count`` when there is none).
   public func firstIndex(atOrAfterSeq seq: Int) -> Int {
+    // The block it is in (the first `seq` of each sealed block is known without decoding),
+    // then inside that block.
     var low = 0
-    var high = entries.count
+    var high = columns.sealedBlocks
     while low < high {
       let mid = (low + high) / 2
-      if entries[mid].seq < seq { low = mid + 1 } else { high = mid }
+      if columns.firstValue(0, ofBlock: mid) < seq { low = mid + 1 } else { high = mid }
     }
-    return low
+    // Block `low - 1` starts before `seq`: the answer is in it, or is `low`'s first row.
+    let size = PackedColumns.blockSize
+    let end = low < columns.sealedBlocks ? low * size : count
+    var start = max(0, (low - 1) * size)
+    if low > 0, let line = columns.arithmetic(0, ofBlock: low - 1), line.step > 0 {
+      let rows = (seq - line.base + line.step - 1) / line.step
+      if rows < size { return start + rows }
+      start += size  // after that block: in the open one
+    }
+    var upper = end
+    while start < upper {
+      let mid = (start + upper) / 2
+      if self.seq(at: mid) < seq { start = mid + 1 } else { upper = mid }
+    }
+    return start
   }
 }
