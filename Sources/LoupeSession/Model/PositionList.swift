@@ -84,6 +84,25 @@ package struct PositionList: Sendable {
     return before < count ? self[before] : nil
   }
 
+  /// The positions at the offsets in `range`, in order: one decoding from the start of the
+  /// group of `range.lowerBound` on, not a search per position.
+  package func positions(in range: Range<Int>) -> [Int] {
+    let range = range.clamped(to: 0..<count)
+    guard !range.isEmpty else { return [] }
+    var result: [Int] = []
+    result.reserveCapacity(range.count)
+    var group = range.lowerBound / Self.groupSize
+    while result.count < range.count {
+      let base = group * Self.groupSize
+      walk(group: group) { index, position in
+        if base + index >= range.lowerBound { result.append(position) }
+        return result.count < range.count
+      }
+      group += 1
+    }
+    return result
+  }
+
   /// Every position, in order.
   package var all: [Int] {
     var result: [Int] = []

@@ -16,7 +16,7 @@ extension SessionModel {
     for list in storeActions { bytes += list.storageBytes + MemoryLayout<PositionList>.stride }
     for list in byLine.values { bytes += list.storageBytes + MemoryLayout<PositionList>.stride + MemoryLayout<Int>.stride }
     for (_, list) in farConsequences { bytes += list.capacity * int32 + 2 * int32 }
-    for root in stateIndex.roots.values { bytes += (root.snapshots.capacity + root.changes.capacity) * int32 }
+    for root in stateIndex.roots.values { bytes += root.snapshots.capacity * int32 + root.changes.storageBytes }
     bytes += effectTable.bytes
     for list in storeEffects { bytes += list.storageBytes + MemoryLayout<PositionList>.stride }
     return bytes

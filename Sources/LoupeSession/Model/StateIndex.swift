@@ -20,8 +20,9 @@ package struct StateIndex {
   package struct Root {
     /// Positions of the root's `state.snapshot` events.
     package var snapshots: [Int32] = []
-    /// Positions of the `state.changed` events of the root and its scoped stores.
-    package var changes: [Int32] = []
+    /// Positions of the `state.changed` events of the root and its scoped stores (packed: a
+    /// byte or two each, for a long live session).
+    package var changes = PositionList()
     /// States already rebuilt, in `(base, applied)` order.
     package var checkpoints: [Checkpoint] = []
     /// Checkpoints are made where `applied` is a multiple of this.
@@ -76,7 +77,7 @@ package struct StateIndex {
   }
 
   mutating package func add(changeOf root: String, at index: Int) {
-    roots[root, default: Root()].changes.append(Int32(index))
+    roots[root, default: Root()].changes.append(index)
   }
 
   /// The position of `root`'s last snapshot at or before `index`.
@@ -92,8 +93,8 @@ package struct StateIndex {
     let snapshot = Self.lastPosition(in: root.snapshots, atOrBefore: index)
     let base = snapshot ?? -1
     // Changes after the snapshot and up to `index`: positions [first, end) in `root.changes`.
-    let first = snapshot.map { Self.firstPosition(in: root.changes, after: Int(root.snapshots[$0])) } ?? 0
-    let end = Self.firstPosition(in: root.changes, after: index)
+    let first = snapshot.map { root.changes.count(atOrBefore: Int(root.snapshots[$0])) } ?? 0
+    let end = root.changes.count(atOrBefore: index)
     guard snapshot != nil || end > 0 else { return nil }
     let checkpoint = root.checkpoints.last { $0.base == base && $0.applied >= first && $0.applied <= end }
     var state: RebuiltState
@@ -115,8 +116,15 @@ package struct StateIndex {
       applied = 0
     }
     var spacing = root.spacing
+    // The changes' positions, decoded a run at a time.
+    var positions: [Int] = []
+    var positionsStart = applied
     while applied < end {
-      if case .stateChanged(let e)? = event(Int(root.changes[applied]))?.payload {
+      if applied - positionsStart >= positions.count {
+        positionsStart = applied
+        positions = root.changes.positions(in: applied..<min(end, applied + 1_024))
+      }
+      if case .stateChanged(let e)? = event(positions[applied - positionsStart])?.payload {
         StateRebuilder.applyChanges(
           of: e, under: scopePath(of: e.store), to: &state.value, approximate: &state.approximate, shape: &state.shape,
           placing: snapshot == nil, hints: hints)

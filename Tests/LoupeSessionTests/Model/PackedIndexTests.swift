@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LoupeCore
 @testable import LoupeSession
 
@@ -184,5 +185,30 @@ extension PackedIndexTests {
     #expect(model.effect(1 << 40)?.end?.position == 8)
     #expect(model.effect(9)?.startSeq == 7)
     #expect(model.runningEffects(of: "A#1", at: 5) == [4, 5])
+  }
+
+  /// A position list read by offset, by runs of offsets and by searches, across its groups of
+  /// 64 and with gaps of every size, answers as the plain array it packs.
+  @Test func positionListsAnswerAsTheirArray() {
+    var random = SplitMix64(seed: 5)
+    var plain: [Int] = []
+    var list = PositionList()
+    var position = 0
+    for _ in 0..<1_000 {
+      position += [1, 1, 2, 130, 20_000, 3_000_000][Int(random.next() % 6)]
+      plain.append(position)
+      list.append(position)
+    }
+    #expect(list.all == plain)
+    for _ in 0..<300 {
+      let a = Int(random.next() % 1_001)
+      let b = Int(random.next() % 1_001)
+      #expect(list.positions(in: min(a, b)..<max(a, b)) == Array(plain[min(a, b)..<max(a, b)]))
+      let probe = Int(random.next() % UInt64(position + 2))
+      #expect(list.count(atOrBefore: probe) == plain.filter { $0 <= probe }.count)
+      if a < plain.count { #expect(list[a] == plain[a]) }
+    }
+    #expect(list.positions(in: 990..<2_000) == Array(plain[990...]))
+    #expect(list.positions(in: 5..<5) == [])
   }
 }
