@@ -30,16 +30,17 @@ import LoupeCore
 /// **Cost.** Memory follows the index, packed in blocks of 4,096 events (``PackedColumns``):
 /// about 9 bytes an event on a typical mix (``indexBytes``; 2–3 for `seq`, kind, store and
 /// cause, nothing for `seq`s that follow one another; 2 for the line's location; about 1 for
-/// each position in a store's, an action's or a line's list (``PositionList``); 4 for each
-/// change's position in ``StateIndex``; about 6 for each effect) plus per-store and per-line
+/// each position in a store's, an action's or a line's list and for each change's position in
+/// ``StateIndex`` (``PositionList``); about 6 for each effect) plus per-store and per-line
 /// tables (a file-backed session holds no events, only a cache of the last
 /// ``EventStorage/cacheLimit`` it read, and of the last blocks it decoded). Reading a sealed
 /// block's `seq`, kind, store or cause decodes that column of the block once (microseconds);
 /// ``consequences(of:)`` looks at the causes of the next ``nearConsequences`` events and keeps
-/// the farther ones aside. A state query starts from the store's last snapshot (or a
-/// checkpoint of a state it rebuilt before, every ``StateRebuilder/checkpointSpacing``
-/// changes) and applies the changes after it; the store's snapshot policy bounds them
-/// (CONTRACT §10: 1000 actions by default). Nothing re-reads the trace from its start.
+/// the farther ones aside. A state query starts from the store's last snapshot (or a packed
+/// checkpoint of a state it rebuilt before, at most ``StateRebuilder/checkpointBudget`` bytes
+/// of them, or the state it rebuilt last) and applies the changes after it in place; the
+/// store's snapshot policy bounds them (CONTRACT §10: 1000 actions by default). A root without
+/// snapshots is rebuilt once from its start, leaving checkpoints behind.
 ///
 /// Not thread-safe: use a session from one thread (or actor) at a time.
 ///
