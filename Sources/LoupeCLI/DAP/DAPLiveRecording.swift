@@ -5,14 +5,15 @@ import LoupeSession
 
 /// Where a live `loupe dap` session keeps its events: a recording of its own in a private
 /// scratch directory (mkdtemp), which the session's ``SessionModel`` indexes as it grows
-/// (``LiveEventFeed``), as `loupe mcp` does. The events come to the session as ``items``;
-/// the directory is removed when the session ends.
+/// (``LiveEventFeed``), as `loupe mcp` does. The events come to the session as ``items``
+/// (the lines written as locations, read back by the session: a burst the adapter is behind
+/// on waits as 16 bytes an event); the directory is removed when the session ends.
 struct DAPLiveRecording: Sendable {
   let directory: String
   let recording: TraceRecording
   /// The program's events, in order, with where each line is in the recording; finishes when
   /// the connection closes.
-  let items: AsyncStream<[LiveEventFeed.Item]>
+  let items: AsyncStream<LiveEventFeed.Delivery>
 
   var tracePath: String { recording.path }
 
@@ -30,8 +31,8 @@ struct DAPLiveRecording: Sendable {
       try? FileManager.default.removeItem(atPath: directory)
       throw DAPError(.targetFailed, error.message)
     }
-    let (items, continuation) = AsyncStream.makeStream(of: [LiveEventFeed.Item].self)
-    LiveEventFeed.start(client, recording: recording) { continuation.yield($0) }
+    let (items, continuation) = AsyncStream.makeStream(of: LiveEventFeed.Delivery.self)
+    LiveEventFeed.startDeferred(client, recording: recording) { continuation.yield($0) }
     // Every frame is handed on before the connection reports its end.
     Task {
       _ = await client.waitUntilClosed()

@@ -65,9 +65,18 @@ extension DAPSession {
 
   // MARK: - Live
 
-  /// Live events as the connection delivered them (``DAPLiveRecording``).
-  func ingest(_ items: [LiveEventFeed.Item]) {
-    for item in items { ingest(item.event, at: item.location) }
+  /// Live events as the connection delivered them (``DAPLiveRecording``): lines of the
+  /// recording are read back and decoded here (one that does not decode is skipped, as the
+  /// feed skips it), events it could not write come decoded.
+  func ingest(_ delivery: LiveEventFeed.Delivery) {
+    switch delivery {
+    case .lines(let locations):
+      for location in locations {
+        if let event = model.event(atLine: location) { ingest(event, at: location) }
+      }
+    case .events(let items):
+      for item in items { ingest(item.event, at: item.location) }
+    }
   }
 
   /// A live event: indexed by the model, at `location` in the session's recording; while

@@ -17,12 +17,39 @@ enum LiveEventFeed {
     var location: TraceLineLocation?
   }
 
+  /// What a session that reads its events back itself is handed (``startDeferred``): the
+  /// lines written to the recording, as locations only, or events the recording could not
+  /// write (or frames that came another way), decoded.
+  enum Delivery: Sendable {
+    case lines([TraceLineLocation])
+    case events([Item])
+  }
+
+  /// Like ``start(_:recording:deliver:)``, but lines written to the recording are handed on
+  /// as their locations, not decoded: the session reads each back and decodes it when it
+  /// takes it in (``SessionModel/event(atLine:)``). A session that falls behind a burst (`loupe
+  /// dap`, on its actor) then holds 16 bytes an event waiting, not the decoded event.
+  static func startDeferred(_ client: LoupeClient, recording: TraceRecording, deliver: @escaping @Sendable (Delivery) -> Void) {
+    start(client, recording: recording, deferring: true) { items in deliver(.events(items)) } lines: { deliver(.lines($0)) }
+  }
+
   /// Sets `client` to record every event to `recording` and hand the events on to `deliver`,
   /// in order, on the client's reading thread. ``LoupeClient/events`` then carries no events
   /// (it just finishes when the connection closes), so nothing is decoded twice.
   static func start(_ client: LoupeClient, recording: TraceRecording, deliver: @escaping @Sendable ([Item]) -> Void) {
+    start(client, recording: recording, deferring: false, deliver) { _ in }
+  }
+
+  private static func start(
+    _ client: LoupeClient, recording: TraceRecording, deferring: Bool, _ deliver: @escaping @Sendable ([Item]) -> Void,
+    lines: @escaping @Sendable ([TraceLineLocation]) -> Void
+  ) {
     client.onRawEvents = { batch in
       let locations = recording.record(batch)
+      if deferring, let locations {
+        if !locations.isEmpty { lines(locations) }
+        return
+      }
       var items: [Item] = []
       items.reserveCapacity(batch.count)
       for (index, line) in batch.lines.enumerated() {

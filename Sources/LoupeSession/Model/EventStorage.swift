@@ -82,6 +82,13 @@ final package class EventStorage {
   /// Forgets the cached events (the next reads go to the file).
   package func dropCache() { cache.removeAll() }
 
+  /// The event whose line is at `location` in the file, read and decoded (`nil`: unreadable).
+  package func event(atLine location: TraceLineLocation) -> Event? {
+    if file == nil, let path { file = try? TraceLineFile(path: path) }
+    guard let bytes = file?.read(offset: location.offset, length: location.length), bytes.count == location.length else { return nil }
+    return try? Event(jsonText: bytes)
+  }
+
   private func line(at index: Int) -> [UInt8]? {
     if file == nil, let path { file = try? TraceLineFile(path: path) }
     let location = locations.location(at: index)

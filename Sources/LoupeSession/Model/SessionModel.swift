@@ -130,6 +130,13 @@ public final class SessionModel {
   /// Lines a trace reader skipped, and a truncated last line.
   public private(set) var damage: (malformedLines: Int, truncation: TraceReader.Truncation?) = (0, nil)
 
+  /// The event whose line is at `location` in the session's trace, read back and decoded
+  /// (`nil` when it cannot be read or is not an event): for a live session handed the lines
+  /// of its growing recording rather than their events, to ``append(_:at:)`` them.
+  package func event(atLine location: TraceLineLocation) -> Event? {
+    storage.event(atLine: location)
+  }
+
   /// Adds a live event (after every event already in the session). An event whose `seq` is
   /// not above the last one's is ignored (a replayed duplicate).
   public func append(_ event: Event) {
