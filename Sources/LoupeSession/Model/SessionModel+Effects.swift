@@ -97,13 +97,19 @@ extension SessionModel {
   public func events(from: Int = Int.min, through: Int? = nil, filter: EventFilter = .all, limit: Int = Int.max) -> EventPage {
     var indices: [Int] = []
     var index = firstIndex(atOrAfterSeq: from)
-    let kindOnly = filter.stores == nil && filter.actions == nil && filter.paths == nil
+    // Whether each store passes `filter.stores`, asked once per store.
+    var storePasses: [String: Bool] = [:]
     while index < count {
       let seq = self.seq(at: index)
       if let through, seq > through { break }
       let passes: Bool
-      if kindOnly, let verdict = filter.decidesByKind(kindName(at: index)) {
+      if let verdict = filter.decidesByKind(kindName(at: index)) {
         passes = verdict
+      } else if let stores = filter.stores, let store = store(at: index),
+        !(storePasses[store] ?? { let match = stores.anyMatches(store); storePasses[store] = match; return match }())
+      {
+        // Another store's event: decided from the index, not read back.
+        passes = false
       } else {
         passes = filter.matches(event(at: index))
       }

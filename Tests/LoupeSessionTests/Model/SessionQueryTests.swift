@@ -54,6 +54,37 @@ import LoupeCore
     #expect(seqs(model, model.actionIndices(ofStore: "App#1")) == [5, 9])
   }
 
+  /// A filter on stores decides other stores' events from the index, without reading them
+  /// back: the pages are what the filter applied to every event gives, for filters on kinds,
+  /// stores, actions and paths together, with `dropped` events (which every filter keeps) and
+  /// events of no store among them.
+  @Test func filteredPagesAreTheFilterAppliedToEveryEvent() {
+    var events = TraceStateIndexTests.randomSession(seed: 9, count: 1_200)
+    events.insert(Event(seq: 0, time: 0, payload: .dropped(Dropped(count: 3))), at: 0)
+    events.append(Event(seq: 5_000, time: 1, payload: .mark(Mark(label: "end"))))
+    events.append(Event(seq: 5_001, time: 2, payload: .dropped(Dropped(count: 1))))
+    let model = SessionModel()
+    for event in events { model.append(event) }
+    let filters = [
+      EventFilter(stores: [Glob("B#1")]),
+      EventFilter(stores: [Glob("A#1/items*")]),
+      EventFilter(kinds: [Glob("state.*")], stores: [Glob("A#1"), Glob("B#?")]),
+      EventFilter(stores: [Glob("A#1")], actions: [Glob("A.Action.*")]),
+      EventFilter(stores: [Glob("A#1*")], paths: [Glob("items*")]),
+      EventFilter(kinds: [Glob("action.received")]),
+      EventFilter(stores: [Glob("nobody")]),
+    ]
+    for filter in filters {
+      let expected = (0..<model.count).filter { filter.matches(model.event(at: $0)) }
+      #expect(model.events(filter: filter).indices == expected, "\(filter)")
+      let from = model.seq(at: 400)
+      let page = model.events(from: from, through: model.seq(at: 900), filter: filter, limit: 50)
+      let window = expected.filter { $0 >= 400 && $0 <= 900 }
+      #expect(page.indices == Array(window.prefix(50)), "\(filter)")
+      #expect(page.nextSeq == (window.count > 50 ? model.seq(at: window[50]) : nil), "\(filter)")
+    }
+  }
+
   @Test func causesBothWays() {
     let model = Self.model()
     func cause(_ seq: Int) -> Int? { model.cause(of: model.index(ofSeq: seq)!).map { model.seq(at: $0) } }
