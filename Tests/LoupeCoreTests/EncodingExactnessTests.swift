@@ -148,56 +148,68 @@ import TestSupport
     Bool.random(using: &generator) ? nil : ValueShape(enums: [""], tuples: Bool.random(using: &generator) ? ["a.b"] : [])
   }
 
+  /// A string of 0 to 40 bytes, most of them plain, some that JSON escapes or that take more
+  /// than a byte: every length the writer copies by words, by bytes or by `memcpy`.
+  static func randomText(_ generator: inout SplitMix64) -> String {
+    let pieces: [String] = ["a", "é", "\"", "\\", "\n", "\u{1}", " ", "🙂", "#", "[id: 3]"]
+    let length = Int.random(in: 0...40, using: &generator)
+    var text = ""
+    while text.utf8.count < length {
+      text += Int.random(in: 0..<6, using: &generator) == 0 ? pieces.randomElement(using: &generator)! : "x"
+    }
+    return text
+  }
+
   static func randomEvent(_ round: Int, _ generator: inout SplitMix64) -> Event {
     let origin = ActionReceived.Origin.allCases.randomElement(using: &generator)!
-    let client: String? = Bool.random(using: &generator) ? nil : "mcp-\(round)"
+    let client: String? = Bool.random(using: &generator) ? nil : randomText(&generator)
     let payload: Event.Payload
     if Bool.random(using: &generator) {
       payload = .actionReceived(ActionReceived(
-        store: "App#1/rows[id: \(round)]", action: "App.Action.toggle", value: randomJSON(&generator) ?? .null, origin: origin,
+        store: randomText(&generator), action: randomText(&generator), value: randomJSON(&generator) ?? .null, origin: origin,
         effect: Bool.random(using: &generator) ? nil : round, source: randomLocation(&generator),
         shape: randomShape(&generator), client: client))
     } else {
       let changes = (0..<Int.random(in: 0..<4, using: &generator)).map { index in
         Change(
-          path: "rows[id: \(index)].isDone", op: Change.Op.allCases.randomElement(using: &generator)!,
+          path: randomText(&generator), op: Change.Op.allCases.randomElement(using: &generator)!,
           old: randomJSON(&generator), new: randomJSON(&generator),
           index: Bool.random(using: &generator) ? nil : index, truncated: Bool.random(using: &generator),
           oldShape: randomShape(&generator), newShape: randomShape(&generator))
       }
       payload = .stateChanged(StateChanged(
-        store: "App#1", cause: round, changes: changes, summary: "App#1: _rows changed.",
+        store: randomText(&generator), cause: round, changes: changes, summary: randomText(&generator),
         origin: Bool.random(using: &generator) ? nil : origin, client: client))
     }
     return Event(seq: round + 1, time: Double(round) * 1.000001, payload: payload)
   }
 
   /// `action.received` and `state.changed` as written before their member literals: each key
-  /// through ``JSONWriter/key(_:)-(StaticString)``.
+  /// through ``JSONWriter/key(_:)-(StaticString)``, each string by the byte-by-byte escaper.
   static func encodeKeyByKey(_ event: Event, into w: inout JSONWriter) {
     w.beginObject()
     w.key("seq"); w.int(event.seq)
     w.key("time"); w.double(event.time)
-    w.key("kind"); w.string(event.kind)
+    w.key("kind"); w.escapedByteByByte(event.kind)
     switch event.payload {
     case .actionReceived(let e):
-      w.key("store"); w.string(e.store)
-      w.key("action"); w.string(e.action)
+      w.key("store"); w.escapedByteByByte(e.store)
+      w.key("action"); w.escapedByteByByte(e.action)
       w.key("value"); w.value(e.value)
-      w.key("origin"); w.string(e.origin.rawValue)
+      w.key("origin"); w.escapedByteByByte(e.origin.rawValue)
       if let effect = e.effect { w.key("effect"); w.int(effect) }
       if let source = e.source { w.key("source"); source.encode(into: &w) }
       if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
-      if let client = e.client { w.key("client"); w.string(client) }
+      if let client = e.client { w.key("client"); w.escapedByteByByte(client) }
     case .stateChanged(let e):
-      w.key("store"); w.string(e.store)
+      w.key("store"); w.escapedByteByByte(e.store)
       w.key("cause"); w.int(e.cause)
       w.key("changes")
       w.beginArray()
       for change in e.changes {
         w.beginObject()
-        w.key("path"); w.string(change.path)
-        w.key("op"); w.string(change.op.rawValue)
+        w.key("path"); w.escapedByteByByte(change.path)
+        w.key("op"); w.escapedByteByByte(change.op.rawValue)
         if let old = change.old { w.key("old"); w.value(old) }
         if let new = change.new { w.key("new"); w.value(new) }
         if let index = change.index { w.key("index"); w.int(index) }
@@ -207,12 +219,19 @@ import TestSupport
         w.endObject()
       }
       w.endArray()
-      w.key("summary"); w.string(e.summary)
-      if let origin = e.origin { w.key("origin"); w.string(origin.rawValue) }
-      if let client = e.client { w.key("client"); w.string(client) }
+      w.key("summary"); w.escapedByteByByte(e.summary)
+      if let origin = e.origin { w.key("origin"); w.escapedByteByByte(origin.rawValue) }
+      if let client = e.client { w.key("client"); w.escapedByteByByte(client) }
     default:
       Issue.record("not a hot kind")
     }
     w.endObject()
+  }
+}
+
+extension JSONWriter {
+  /// A string value escaped by ``EncodingExactnessTests/escapedByteByByte(_:)``.
+  mutating func escapedByteByByte(_ text: String) {
+    raw(Array(EncodingExactnessTests.escapedByteByByte(text).utf8))
   }
 }
