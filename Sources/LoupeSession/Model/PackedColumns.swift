@@ -129,16 +129,7 @@ final package class PackedColumns {
       var at = Int(info.start)
       var previous = info.base
       for row in 0..<Self.blockSize {
-        var raw: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-          let byte = bytes[at]
-          at += 1
-          raw |= UInt64(byte & 0x7F) << shift
-          if byte < 0x80 { break }
-          shift += 7
-        }
-        let number = Int(bitPattern: UInt(raw >> 1)) ^ -Int(raw & 1)
+        let number = Varint.unzigzag(Varint.read(bytes, at: &at))
         switch modes[column] {
         case .plain: values[row] = number
         case .delta:
@@ -167,12 +158,7 @@ final package class PackedColumns {
       for value in values {
         let number = delta ? value - previous : value
         previous = value
-        var raw = UInt64(bitPattern: Int64((number << 1) ^ (number >> 63)))
-        while raw >= 0x80 {
-          bytes.append(UInt8(raw & 0x7F) | 0x80)
-          raw >>= 7
-        }
-        bytes.append(UInt8(raw))
+        Varint.append(Varint.zigzag(number), to: &bytes)
       }
     }
     blocks.append(Block(columns: columns, bytes: bytes.withUnsafeBufferPointer { Array($0) }))

@@ -51,7 +51,7 @@ package struct PackedState: Sendable {
       case .bool(let b): bytes.append(b ? Tag.true.rawValue : Tag.false.rawValue)
       case .int(let i):
         bytes.append(Tag.int.rawValue)
-        varint(UInt64(bitPattern: Int64((i << 1) ^ (i >> (Int.bitWidth - 1)))))
+        varint(Varint.zigzag(i))
       case .double(let d):
         bytes.append(Tag.double.rawValue)
         var bits = d.bitPattern
@@ -88,14 +88,7 @@ package struct PackedState: Sendable {
       }
     }
 
-    mutating func varint(_ value: UInt64) {
-      var rest = value
-      while rest >= 0x80 {
-        bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-        rest >>= 7
-      }
-      bytes.append(UInt8(rest))
-    }
+    mutating func varint(_ value: UInt64) { Varint.append(value, to: &bytes) }
   }
 
   /// Reads what ``Packer`` wrote (nothing else: the bytes never leave the process).
@@ -111,8 +104,7 @@ package struct PackedState: Sendable {
       case .false: return .bool(false)
       case .true: return .bool(true)
       case .int:
-        let zigzag = varint()
-        return .int(Int(truncatingIfNeeded: Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))))
+        return .int(Varint.unzigzag(varint()))
       case .double:
         var bits: UInt64 = 0
         for shift in 0..<8 { bits |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
@@ -144,16 +136,6 @@ package struct PackedState: Sendable {
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
     }
 
-    mutating func varint() -> UInt64 {
-      var value: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        let byte = bytes[offset]
-        offset += 1
-        value |= UInt64(byte & 0x7F) << shift
-        if byte < 0x80 { return value }
-        shift += 7
-      }
-    }
+    mutating func varint() -> UInt64 { Varint.read(bytes, at: &offset) }
   }
 }

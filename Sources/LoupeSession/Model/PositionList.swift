@@ -26,12 +26,7 @@ package struct PositionList: Sendable {
       groups.append(Group(first: Int32(position), start: UInt32(bytes.count)))
     } else {
       if bytes.count + 5 > bytes.capacity { bytes.reserveCapacity(Self.grown(bytes.count + 5)) }
-      var gap = UInt(position - last!)
-      while gap >= 0x80 {
-        bytes.append(UInt8(gap & 0x7F) | 0x80)
-        gap >>= 7
-      }
-      bytes.append(UInt8(gap))
+      Varint.append(UInt64(position - last!), to: &bytes)
     }
     last = position
     count += 1
@@ -127,16 +122,7 @@ package struct PositionList: Sendable {
     guard body(0, position) else { return }
     var at = Int(groups[group].start)
     for index in 1..<max(1, members) {
-      var gap = 0
-      var shift = 0
-      while true {
-        let byte = bytes[at]
-        at += 1
-        gap |= Int(byte & 0x7F) << shift
-        if byte < 0x80 { break }
-        shift += 7
-      }
-      position += gap
+      position += Int(Varint.read(bytes, at: &at))
       guard body(index, position) else { return }
     }
   }
