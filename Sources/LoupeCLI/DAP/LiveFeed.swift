@@ -16,6 +16,9 @@ extension DAPSession {
     let skipped = max(0, end - reportedUpTo - Self.reportLimit)
     if skipped > 0 {
       channel.output("… \(Formatting.count(skipped)) events not shown (loupe show has them all)\n")
+      for change in SkippedThreads.changes(in: reportedUpTo..<(reportedUpTo + skipped), of: model) {
+        channel.event("thread", ["reason": .string(change.started ? "started" : "exited"), "threadId": .int(threads.id(for: change.store))])
+      }
     }
     for index in (reportedUpTo + skipped)..<end {
       let event = model.event(at: index)
