@@ -39,7 +39,7 @@ extension StateRebuilder {
       }
     case .id(let id):
       _ = value.editArray { (array: inout [JSON]) in
-        if let position = array.firstIndex(where: { $0["id"] == id }) {
+        if let position = JSONEditing.position(of: id, in: array) {
           make(rest, in: &array[position])
         } else {
           var element: JSON = ["id": id]

@@ -84,14 +84,18 @@ final package class EventStorage {
 
   /// The event whose line is at `location` in the file, read and decoded (`nil`: unreadable).
   package func event(atLine location: TraceLineLocation) -> Event? {
-    if file == nil, let path { file = try? TraceLineFile(path: path) }
-    guard let bytes = file?.read(offset: location.offset, length: location.length), bytes.count == location.length else { return nil }
+    guard let bytes = read(location), bytes.count == location.length else { return nil }
     return try? Event(jsonText: bytes)
   }
 
   private func line(at index: Int) -> [UInt8]? {
-    if file == nil, let path { file = try? TraceLineFile(path: path) }
     let location = locations.location(at: index)
+    return read(TraceLineLocation(offset: location.offset, length: location.length))
+  }
+
+  /// The bytes at `location` in the file (opened on the first read).
+  private func read(_ location: TraceLineLocation) -> [UInt8]? {
+    if file == nil, let path { file = try? TraceLineFile(path: path) }
     return file?.read(offset: location.offset, length: location.length)
   }
 

@@ -12,7 +12,7 @@ final package class PackedColumns {
 
   /// One column of a sealed block: where its varints start, or the arithmetic it follows.
   private struct Sealed {
-    /// `value(row) = base + row × step` when `stored` is false.
+    /// The first row's value; `value(row) = base + row × step` when `stored` is false.
     var base: Int
     var step: Int
     var stored: Bool
@@ -153,7 +153,7 @@ final package class PackedColumns {
         columns.append(Sealed(base: first, step: step, stored: false, start: 0))
         continue
       }
-      columns.append(Sealed(base: delta ? first : 0, step: 0, stored: true, start: Int32(bytes.count)))
+      columns.append(Sealed(base: first, step: 0, stored: true, start: Int32(bytes.count)))
       var previous = first
       for value in values {
         let number = delta ? value - previous : value

@@ -99,15 +99,19 @@ extension SessionModel {
     var index = firstIndex(atOrAfterSeq: from)
     // Whether each store passes `filter.stores`, asked once per store.
     var storePasses: [String: Bool] = [:]
+    func storeMatches(_ stores: [Glob], _ store: String) -> Bool {
+      if let known = storePasses[store] { return known }
+      let match = stores.anyMatches(store)
+      storePasses[store] = match
+      return match
+    }
     while index < count {
       let seq = self.seq(at: index)
       if let through, seq > through { break }
       let passes: Bool
       if let verdict = filter.decidesByKind(kindName(at: index)) {
         passes = verdict
-      } else if let stores = filter.stores, let store = store(at: index),
-        !(storePasses[store] ?? { let match = stores.anyMatches(store); storePasses[store] = match; return match }())
-      {
+      } else if let stores = filter.stores, let store = store(at: index), !storeMatches(stores, store) {
         // Another store's event: decided from the index, not read back.
         passes = false
       } else {
