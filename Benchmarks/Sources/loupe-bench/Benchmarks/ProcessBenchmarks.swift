@@ -96,21 +96,13 @@ enum ProcessBenchmarks {
   /// Runs `Benchmarks/scripts/NAME` with this build's executables and returns its JSON.
   static func runScript(_ name: String, context: BenchContext, arguments: [String] = []) throws -> [String: Any] {
     let script = context.repositoryRoot.appendingPathComponent("Benchmarks/scripts/\(name)")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
-      ["python3", script.path, "--bin", context.binDirectory.path] + (context.smoke ? ["--smoke"] : []) + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-      throw BenchmarkError("\(name) printed no result (status \(process.terminationStatus))")
+    let result = try ChildProcess.run(
+      ["python3", script.path, "--bin", context.binDirectory.path] + (context.smoke ? ["--smoke"] : []) + arguments)
+    guard let object = try? JSONSerialization.jsonObject(with: result.output) as? [String: Any] else {
+      throw BenchmarkError("\(name) printed no result (status \(result.status))")
     }
     if let error = object["error"] as? String { throw BenchmarkError("\(name): \(error)") }
-    guard process.terminationStatus == 0 else { throw BenchmarkError("\(name) exited with \(process.terminationStatus)") }
+    guard result.status == 0 else { throw BenchmarkError("\(name) exited with \(result.status)") }
     return object
   }
 }

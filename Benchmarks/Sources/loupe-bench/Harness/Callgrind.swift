@@ -39,25 +39,19 @@ enum Callgrind {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loupe-bench-callgrind-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // One hash seed for every run: with a random one (Swift's default), the dictionaries and
     // sets behind a side lay out differently from run to run, which moved a side's count by
     // up to 10% (a plain-array diff of 64 changes: 48.6M to 55.4M), more than the differences
     // some rows judge (k + 1 changes against k).
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-    process.environment = environment
-    process.arguments = [
-      "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(directory.path)/run.out",
-      CommandLine.arguments[0], "--run-side", id, side, String(iterations),
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw BenchmarkError("callgrind failed on \(id) \(side) (status \(process.terminationStatus))")
+    let result = try ChildProcess.run(
+      [
+        "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(directory.path)/run.out",
+        CommandLine.arguments[0], "--run-side", id, side, String(iterations),
+      ], environment: environment, output: .discarded, quiet: true)
+    guard result.status == 0 else {
+      throw BenchmarkError("callgrind failed on \(id) \(side) (status \(result.status))")
     }
     // One file per thread: run.out-01 is the main thread's, run.out-02… the others'.
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("run.out-") }.sorted()
