@@ -1,5 +1,6 @@
 """Acting on a live program from the editor (CONTRACT §16), end to end: dap-python drives
-`loupe dap` on real `loupe-examples pages` programs — `setVariable` on a `State` variable and
+`loupe dap` on real `loupe-examples` programs — `setVariable` on a `State` variable (of a root
+store and of a scoped one) and
 `send …` in the Debug Console, allowed (LOUPE_CONTROL=1) and refused, and a recording, which
 has no program. Every message is checked against the DAP schema (see dapclient.py).
 
@@ -16,11 +17,11 @@ SLOW_PAGES = ["pages", "--speed", "0.01", "--seconds", "60", "--quiet"]
 PAGE = "PageFeature#4"
 
 
-def launch(allow_control=True):
+def launch(allow_control=True, args=SLOW_PAGES):
     a = Adapter()
     a.response(a.initialize_seq)
     env = {"LOUPE_CONTROL": "1"} if allow_control else {}
-    a.ok("launch", {"program": loupe_binary("loupe-examples"), "args": SLOW_PAGES, "env": env}, timeout=60)
+    a.ok("launch", {"program": loupe_binary("loupe-examples"), "args": args, "env": env}, timeout=60)
     capabilities = a.event("capabilities")["capabilities"]
     a.event("initialized")
     a.ok("configurationDone")
@@ -38,12 +39,13 @@ def eventually(read, accept, timeout=30.0):
     return value
 
 
-def page_thread(a):
-    """Page 4's thread, once the program has made the store (running at the present)."""
+def page_thread(a, name=PAGE):
+    """A store's thread (page 4's by default), once the program has made the store (running
+    at the present)."""
     def thread():
-        return {t["name"]: t["id"] for t in a.ok("threads")["threads"]}.get(PAGE)
+        return {t["name"]: t["id"] for t in a.ok("threads")["threads"]}.get(name)
     found = eventually(thread, lambda t: t is not None)
-    assert found is not None, "page 4 never appeared"
+    assert found is not None, f"{name} never appeared"
     return found
 
 
@@ -108,6 +110,35 @@ class ControlTests(unittest.TestCase):
         self.assertIn("PageFeature.Action", failure(a.via("evaluate", expression='send {"nope":{}}', frame_id=frame["id"], context="repl")[0]))
         self.assertIn("type it in the Debug Console",
                       failure(a.via("evaluate", expression="send timerTicked", frame_id=frame["id"], context="watch")[0]))
+        a.ok("disconnect")
+        a.close(closing_input=False)
+
+    def test_set_variable_on_a_scoped_store_sets_it_in_its_root(self):
+        # The game's counter is a child store scoped from GameFeature's state (`\\.counter`):
+        # setting its `count` sends the root's state with `counter.count` replaced (the
+        # program refuses setState on a scoped store), and the answer is what the root holds
+        # at that path afterwards.
+        a, _ = launch(args=["game", "--idle", "--seconds", "60", "--quiet"])
+        child = page_thread(a, "GameFeature#1/counter")
+        frame, scopes = stop_at_latest(a, child)
+        state = scopes["State"]["variablesReference"]
+        rows = {v["name"]: v["value"] for v in a.ok("variables", {"variablesReference": state})["variables"]}
+        self.assertEqual(rows["count"], "0")
+
+        raw, _ = a.via("set_variable", variables_reference=state, name="count", value="42")
+        self.assertTrue(raw["success"], raw)
+        self.assertEqual(raw["body"]["value"], "42")
+        said = a.event("output", where=lambda body: body["output"].startswith("loupe dap: set"))["output"]
+        self.assertRegex(said, r"^loupe dap: set GameFeature#1/counter count = 42 in the program \(mark #\d+, its changes have origin tool\)")
+        self.assertEqual(
+            eventually(lambda: count_now(a, child), lambda r: "count: 42" in r), "{id: 1, count: 42, secret: -1}")
+
+        # A value of the wrong type for the child's field is refused in the program's words,
+        # which name the root's type and the full path.
+        frame, scopes = stop_at_latest(a, child)
+        self.assertEqual(
+            failure(a.via("set_variable", variables_reference=scopes["State"]["variablesReference"], name="count", value='"many"')[0]),
+            "Cannot decode GameFeature.State: at 'counter.count': expected an integer, found \"many\"")
         a.ok("disconnect")
         a.close(closing_input=False)
 
