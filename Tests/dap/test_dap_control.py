@@ -1,8 +1,7 @@
 """Acting on a live program from the editor (CONTRACT §16), end to end: dap-python drives
 `loupe dap` on real `loupe-examples` programs — `setVariable` on a `State` variable (of a root
-store and of a scoped one) and
-`send …` in the Debug Console, allowed (LOUPE_CONTROL=1) and refused, and a recording, which
-has no program. Every message is checked against the DAP schema (see dapclient.py).
+store and of a scoped one) and `send …` in the Debug Console, allowed (LOUPE_CONTROL=1) and
+refused, and a recording, which has no program. Every message is checked against the DAP schema (see dapclient.py).
 
 The program plays the pages scenario 100 times slower than usual, so page 4
 (`PageFeature#4`, state id 3) stays unloaded, with no timer, for the whole test: nothing but
