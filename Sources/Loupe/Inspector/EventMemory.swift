@@ -14,13 +14,15 @@ extension Event {
     case .identityChanged(let e): return M.event + M.size(e.store) + M.size(e.identity) + M.size(e.previous)
     case .actionReceived(let e): return M.event + M.size(e.store) + M.size(e.action) + M.size(e.value)
     case .stateChanged(let e):
-      var total = M.event + M.size(e.store) + M.size(e.summary) + M.container
-      for change in e.changes {
-        total += M.change + M.size(change.path)
-        if let old = change.old { total += M.size(old) }
-        if let new = change.new { total += M.size(new) }
+      // The changes read where they lie: a `for` loop copies each one out (retains and
+      // releases of its strings and values; this runs on the program's thread per event).
+      return e.changes.withUnsafeBufferPointer { changes in
+        var total = M.event + M.size(e.store) + M.size(e.summary) + M.container
+        for index in changes.indices {
+          total += M.change + M.size(changes[index].path) + M.size(changes[index].old) + M.size(changes[index].new)
+        }
+        return total
       }
-      return total
     case .stateSnapshot(let e): return M.event + M.size(e.store) + M.size(e.state)
     case .effectStarted(let e): return M.event + M.size(e.store) + M.size(e.cancelID)
     case .effectFinished(let e): return M.event + M.size(e.store) + M.size(e.error)
@@ -56,18 +58,29 @@ enum EventMemory {
     string.map(size) ?? 0
   }
 
+  /// An absent value holds nothing.
+  static func size(_ json: JSON?) -> Int {
+    guard let json else { return 0 }
+    return size(json)
+  }
+
   static func size(_ json: JSON) -> Int {
     switch json {
     case .null, .bool, .int, .double: return value
     case .string(let s): return value + size(s)
+    // Elements and members read in place (a `for` loop copies each one out).
     case .array(let elements):
-      var total = value + container
-      for element in elements { total += size(element) }
-      return total
+      return elements.withUnsafeBufferPointer { elements in
+        var total = value + container
+        for index in elements.indices { total += size(elements[index]) }
+        return total
+      }
     case .object(let object):
-      var total = value + container
-      for member in object.members { total += size(member.key) + size(member.value) }
-      return total
+      return object.members.withUnsafeBufferPointer { members in
+        var total = value + container
+        for index in members.indices { total += size(members[index].key) + size(members[index].value) }
+        return total
+      }
     }
   }
 }

@@ -128,7 +128,7 @@ public final class EventBus: Sendable {
     // Made whole outside the lock and numbered inside it: the payload is moved into the event,
     // never copied (an event is a large value; this runs on the program's thread).
     // Held in an optional so that the lock's closure can move it to the last sink (`take()`).
-    var event = Optional(Event(seq: 0, time: 0, payload: payload))
+    var event = Optional(Event(seq: 0, time: 0, payload: consume payload))
     return state.withLock { state in
       guard !state.sinks.isEmpty else { return state.seq }
       return deliver(&event, in: &state)

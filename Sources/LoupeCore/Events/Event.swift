@@ -8,6 +8,7 @@ public struct Event: Sendable, Hashable {
   public var time: Double
   public var payload: Payload
 
+  @inlinable
   public init(seq: Int, time: Double, payload: Payload) {
     self.seq = seq
     self.time = time
@@ -167,9 +168,13 @@ public struct ActionReceived: Sendable, Hashable {
     /// Sent by a tool through `loupe/send` (CONTRACT §16); `client` names it.
     case tool
   }
-  public var store: String
+  // `action` is declared before `store` only so that the synthesized memberwise init
+  // (`init(action:store:…)`) differs from the public one, which builds through it: an init
+  // that assigns each member (`self.store = store`) copied the whole event into its result and
+  // destroyed the original, ~450 instructions per event on the program's thread.
   /// The action's label, e.g. `PageFeature.Action.timerTicked`.
   public var action: String
+  public var store: String
   /// The action rendered as JSON (its payload, if any).
   public var value: JSON
   public var origin: Origin
@@ -186,18 +191,28 @@ public struct ActionReceived: Sendable, Hashable {
   /// The name of the client that sent it (its `initialize` `clientInfo.name`), when `origin`
   /// is `.tool`.
   public var client: String?
+}
+
+extension ActionReceived {
   public init(
     store: String, action: String, value: JSON, origin: Origin, effect: Int? = nil, source: CodeLocation? = nil,
     shape: ValueShape? = nil, client: String? = nil
   ) {
-    self.store = store
-    self.action = action
-    self.value = value
-    self.origin = origin
-    self.effect = effect
-    self.source = source
-    self.shape = shape
-    self.client = client
+    self = ActionReceived(
+      action: action, store: store, value: value, origin: origin, effect: effect, source: source, shape: shape, client: client)
+  }
+}
+
+extension Event.Payload {
+  /// An `action.received` payload, made where it is put: the store makes one per action, and
+  /// wrapping an `ActionReceived` made there into the payload copied it whole and destroyed
+  /// the original (~440 instructions per action).
+  package static func actionReceived(
+    store: String, action: String, value: JSON, origin: ActionReceived.Origin, effect: Int?, source: CodeLocation?,
+    shape: ValueShape?, client: String?
+  ) -> Event.Payload {
+    .actionReceived(ActionReceived(
+      action: action, store: store, value: value, origin: origin, effect: effect, source: source, shape: shape, client: client))
   }
 }
 
@@ -206,9 +221,11 @@ public struct Change: Sendable, Hashable {
   public enum Op: String, Sendable, Hashable, CaseIterable {
     case replace, insert, remove
   }
+  // `op` before `path`: the memberwise init, which the public one builds through, then
+  // differs from it (see `ActionReceived`).
+  public var op: Op
   /// The state path, e.g. `pages[id: 2].count` (see ``StatePath``). `""` is the whole state.
   public var path: String
-  public var op: Op
   /// The value before; absent for `insert`.
   public var old: JSON?
   /// The value after; absent for `remove`.
@@ -229,28 +246,27 @@ public struct Change: Sendable, Hashable {
   public var oldShape: ValueShape?
   /// Where `new`'s enum cases and tuples are.
   public var newShape: ValueShape?
+}
+
+extension Change {
   @inline(__always)  // the diff makes one per change, in place in its array
   public init(
     path: String, op: Op, old: JSON? = nil, new: JSON? = nil, index: Int? = nil, truncated: Bool = false,
     oldShape: ValueShape? = nil, newShape: ValueShape? = nil
   ) {
-    self.path = path
-    self.op = op
-    self.old = old
-    self.new = new
-    self.index = index
-    self.truncated = truncated
-    self.oldShape = oldShape
-    self.newShape = newShape
+    self = Change(
+      op: op, path: path, old: old, new: new, index: index, truncated: truncated, oldShape: oldShape, newShape: newShape)
   }
 }
 
 /// `state.changed`: an action changed a store's state.
 public struct StateChanged: Sendable, Hashable {
   public static let kind = "state.changed"
-  public var store: String
+  // `cause` before `store`: the memberwise init, which the public one builds through, then
+  // differs from it (see `ActionReceived`).
   /// `seq` of the `action.received` that caused it.
   public var cause: Int
+  public var store: String
   public var changes: [Change]
   /// A `_printChanges()`-style line: `PageFeature#2: _count changed.`
   public var summary: String
@@ -259,16 +275,14 @@ public struct StateChanged: Sendable, Hashable {
   /// action caused.
   public var origin: ActionReceived.Origin?
   public var client: String?
+}
+
+extension StateChanged {
   public init(
     store: String, cause: Int, changes: [Change], summary: String, origin: ActionReceived.Origin? = nil,
     client: String? = nil
   ) {
-    self.store = store
-    self.cause = cause
-    self.changes = changes
-    self.summary = summary
-    self.origin = origin
-    self.client = client
+    self = StateChanged(cause: cause, store: store, changes: changes, summary: summary, origin: origin, client: client)
   }
 }
 

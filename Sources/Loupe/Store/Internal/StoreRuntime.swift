@@ -151,10 +151,10 @@ final class StoreRuntime<State, Action>: RuntimeBase {
       let label = pending.label ?? pending.action
       source = bus.located(pending.source)
       let (actionLabel, value, shape) = ValueRenderer.renderAction(label, options: options)
-      entrySeq = bus.emit(.actionReceived(ActionReceived(
+      entrySeq = bus.emit(.actionReceived(
         store: pending.entry.id, action: actionLabel, value: value,
         origin: pending.origin, effect: pending.origin == .effect ? pending.record?.id : nil, source: source,
-        shape: shape.nonEmpty, client: pending.client)))
+        shape: shape.nonEmpty, client: pending.client))
       if pending.origin == .tool { lastToolSeq = entrySeq }
     }
     let context = ReductionContext(
