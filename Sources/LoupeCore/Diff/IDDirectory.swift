@@ -1,17 +1,18 @@
-/// Which integer ids the identified arrays of one state hold, and where each was last found,
-/// so that a rebuild applying change after change to large arrays (`items[id: 483].rows[id: 7]`)
-/// neither searches an array to make sure an inserted id is not there yet (it must be sure:
-/// an insert of an id already present fails) nor, mostly, to find an element: a search reads
-/// every element's buffer, a cache miss each.
+/// The integer ids of the identified arrays of one state, each array's in a column beside it
+/// (``ArrayIDs``), so that a rebuild applying change after change to large arrays
+/// (`items[id: 483].rows[id: 7]`) reads integers lying together to find an element, or to make
+/// sure an inserted id is not there yet (it must be sure: an insert of an id already present
+/// fails), instead of every element's buffer, a cache miss each.
 ///
-/// It is exact, not a guess: each array's table (``ArrayIDs``) counts the elements holding
-/// each integer id, is made by reading the array once, and is kept right by the changes
-/// applied through ``Change/apply(to:at:directory:)``, each of which forgets (before,
-/// ``willApply(_:at:)``, and after, ``didApply(at:)``) every table its path may alter other
-/// than by the edit the table follows itself (an element inserted, removed or replaced by `[id: X]`): the tables under the
-/// value it replaces, an array edited by position (`[3]`), an element whose `id` member changes,
-/// a member spelled another way that `.name` also reaches. Arrays are told apart by their path
-/// of member names and ids; a path through a position (`items[3].rows`) gets no table.
+/// It is exact, not a guess: a column is made by reading its array once and is kept right by
+/// the changes applied through ``Change/apply(to:at:directory:)``, each of which forgets
+/// (before, ``willApply(_:at:)``, and after, ``didApply(at:)``) every column its path may
+/// alter other than by the edit a column follows itself (an element inserted, removed or
+/// replaced by `[id: X]`): the columns under the value it replaces, an array edited by
+/// position (`[3]`), an element whose `id` member changes, an element given an id other than
+/// its path's, a member spelled another way that `.name` also reaches. Arrays are told apart
+/// by their path of member names and ids; a path through a position (`items[3].rows`) gets
+/// no column. A column whose length is not its array's is not trusted (read again).
 ///
 /// One directory follows one value: every change to that value must be applied through it
 /// (or, for anything else, ``forget(along:)`` called first), and a caller that goes on with
@@ -19,23 +20,52 @@
 ///
 /// Not thread-safe: one rebuild at a time.
 package final class IDDirectory {
-  /// A member name, compared by its UTF-8 bytes as a path finds a member on the way
-  /// (``JSONObject/position(spelled:)``).
-  private struct Spelled: Hashable {
-    var text: String
-    static func == (a: Spelled, b: Spelled) -> Bool { a.text.wireEquals(b.text) }
-    // Equal bytes are equal strings: `String`'s hash (canonical) agrees with this `==`.
-    func hash(into hasher: inout Hasher) { hasher.combine(text) }
-  }
-
-  private enum Step: Hashable {
-    case member(Spelled)
+  private enum Step {
+    case member(String)
+    case int(Int)
     case id(JSON)
   }
 
   private final class Node {
-    var children: [Step: Node] = [:]
+    /// By member name, compared by UTF-8 bytes as a path finds a member on the way
+    /// (``JSONObject/position(spelled:)``); few, looked through one by one.
+    var members: [(name: String, node: Node)] = []
+    var ints: [Int: Node] = [:]
+    /// By an id that is not an integer (compared as `[id: X]` compares it).
+    var others: [JSON: Node] = [:]
     var ids: ArrayIDs?
+
+    subscript(step: Step) -> Node? {
+      get {
+        switch step {
+        case .member(let name): members.first { $0.name.wireEquals(name) }?.node
+        case .int(let id): ints[id]
+        case .id(let id): others[id]
+        }
+      }
+      set {
+        switch step {
+        case .member(let name):
+          let found = members.firstIndex { $0.name.wireEquals(name) }
+          switch (found, newValue) {
+          case (let index?, let node?): members[index].node = node
+          case (let index?, nil): members.remove(at: index)
+          case (nil, let node?):
+            if members.count >= 64 { members.removeAll() }  // forgotten, found again as needed
+            members.append((name, node))
+          case (nil, nil): break
+          }
+        case .int(let id): ints[id] = newValue
+        case .id(let id): others[id] = newValue
+        }
+      }
+    }
+
+    func removeChildren() {
+      members = []
+      ints = [:]
+      others = [:]
+    }
   }
 
   private var root = Node()
@@ -52,11 +82,11 @@ package final class IDDirectory {
     var node = root
     for component in path {
       guard let step = Self.step(component) else { return nil }
-      if let child = node.children[step] {
+      if let child = node[step] {
         node = child
       } else {
         let child = Node()
-        node.children[step] = child
+        node[step] = child
         node = child
       }
     }
@@ -83,10 +113,10 @@ package final class IDDirectory {
       guard let step = Self.step(component) else {
         // By position: any element of this array may change, its id included.
         node.ids = nil
-        node.children = [:]
+        node.removeChildren()
         return
       }
-      guard let child = node.children[step] else {
+      guard let child = node[step] else {
         if offset + 1 == components.endIndex { forgetEnd(of: change, at: component, under: node) }
         return
       }
@@ -95,7 +125,7 @@ package final class IDDirectory {
     }
     // The value at `components` itself is replaced, inserted or removed.
     node.ids = nil
-    node.children = [:]
+    node.removeChildren()
     if let parent, let last = components.last { forgetEnd(of: change, at: last, under: parent) }
   }
 
@@ -110,10 +140,10 @@ package final class IDDirectory {
       if case .id = component, offset + 1 < components.endIndex, Self.namesID(components[offset + 1]) {
         // The array's ids, and the elements its paths reach, are not known any more.
         node.ids = nil
-        node.children = [:]
+        node.removeChildren()
         return
       }
-      guard let step = Self.step(component), let child = node.children[step] else { return }
+      guard let step = Self.step(component), let child = node[step] else { return }
       node = child
     }
   }
@@ -124,12 +154,10 @@ package final class IDDirectory {
   private func forgetEnd(of change: Change, at last: StatePath.Component, under parent: Node) {
     switch last {
     case .field(let name):
-      for step in parent.children.keys {
-        if case .member(let spelled) = step, spelled.text == name { parent.children[step] = nil }
-      }
+      parent.members.removeAll { $0.name == name }
     case .id(let id):
       if change.op != .remove, !Self.element(change.new, matches: id) {
-        parent.children = [:]
+        parent.removeChildren()
       }
     case .key, .index:
       break
@@ -143,23 +171,24 @@ package final class IDDirectory {
     for component in components {
       node.ids = nil
       guard let step = Self.step(component) else {
-        node.children = [:]
+        node.removeChildren()
         return
       }
-      if case .id = step {
-        node.children[step] = nil
+      guard case .member = step else {
+        node[step] = nil  // the element on the way, and everything under it
         return
       }
-      guard let child = node.children[step] else { return }
+      guard let child = node[step] else { return }
       node = child
     }
     node.ids = nil
-    node.children = [:]
+    node.removeChildren()
   }
 
   private static func step(_ component: StatePath.Component) -> Step? {
     switch component {
-    case .field(let name), .key(let name): .member(Spelled(text: name))
+    case .field(let name), .key(let name): .member(name)
+    case .id(.int(let id)): .int(id)
     case .id(let id): .id(id)
     case .index: nil
     }
