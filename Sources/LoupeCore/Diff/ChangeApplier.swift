@@ -58,7 +58,8 @@ extension Change {
       }
       return
     }
-    try JSONEditing.modify(&value, components.dropLast(), path: components, change: self, directory: directory) { (parent: inout JSON) throws(ChangeApplicationError) in
+    try JSONEditing.modify(&value, components.dropLast(), path: components, change: self, directory: directory) {
+      (parent: inout JSON) throws(ChangeApplicationError) in
       try edit(&parent, at: last, path: components.dropLast(), directory: directory)
     }
   }
@@ -178,6 +179,8 @@ extension Sequence where Element == Change {
 /// (``JSON/editArray(_:)``, ``JSON/editObject(_:)``), so an edit deep inside a large rendering
 /// copies nothing.
 enum JSONEditing {
+  /// Runs `body` on the value at `components` inside `value`. `path`: the whole path
+  /// `components` is the end of (a slice of it), for `directory` to tell arrays apart.
   static func modify(
     _ value: inout JSON, _ components: ArraySlice<StatePath.Component>, path: ArraySlice<StatePath.Component>? = nil,
     change: Change, directory: IDDirectory? = nil,
@@ -206,7 +209,9 @@ enum JSONEditing {
       visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
         let found: Int?
         // The path from the value's root to this array: the parts of one path before `components`.
-        if case .int(let wanted) = id, let path, let ids = directory?.ids(ofArrayAt: path[path.startIndex..<components.startIndex], in: array) {
+        if case .int(let wanted) = id, let path,
+          let ids = directory?.ids(ofArrayAt: path[path.startIndex..<components.startIndex], in: array)
+        {
           found = ids.position(of: wanted, in: array)
         } else {
           found = position(of: id, in: array)
