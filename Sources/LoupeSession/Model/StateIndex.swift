@@ -57,6 +57,7 @@ package struct StateIndex {
   package private(set) var checkpointBytes = 0
   private var latest: Latest?
   private var scopes: [String: StatePath?] = [:]
+  private let paths = ParsedPaths()
 
   package init(checkpointBudget: Int = StateRebuilder.checkpointBudget) {
     self.checkpointBudget = checkpointBudget
@@ -129,7 +130,7 @@ package struct StateIndex {
       if case .stateChanged(let e)? = event(positions[applied - positionsStart])?.payload {
         StateRebuilder.applyChanges(
           of: e, under: scopePath(of: e.store), to: &state.value, approximate: &state.approximate, shape: &state.shape,
-          placing: snapshot == nil, directory: directory)
+          placing: snapshot == nil, directory: directory, paths: paths)
       } else {
         state.approximate = true  // a change that could not be read back
       }
