@@ -13,10 +13,10 @@ import TestSupport
     for _ in 0..<150 {
       var state = Self.tree(&random, depth: 0)
       var expected = state
-      // The same changes with position hints (ids in these arrays are unique, as in every
-      // array Loupe writes `[id: X]` paths into): the same outcome every time.
+      // The same changes through a directory of the arrays' ids (``IDDirectory``): the same
+      // outcome every time.
       var hinted = state
-      let hints = IDPositionHints()
+      let directory = IDDirectory()
       for _ in 0..<25 {
         let change = Self.change(in: state, &random)
         let kept = state  // shares every buffer with `state`
@@ -24,16 +24,16 @@ import TestSupport
         let reference = Result { () throws(ChangeApplicationError) in try ReferenceApplier.apply(change, to: expected) }
         let before = state
         let components = (try? StatePath(parsing: change.path))?.components ?? []
-        let hintedOutcome = (try? change.apply(to: &hinted, at: components[...], hints: hints)) != nil
+        let hintedOutcome = (try? change.apply(to: &hinted, at: components[...], directory: directory)) != nil
         do {
           try change.apply(to: &state)
           applied += 1
           #expect(state == (try? reference.get()), "\(change) on \(before.jsonText)")
-          #expect(hintedOutcome && hinted == state, "with hints: \(change) on \(before.jsonText)")
+          #expect(hintedOutcome && hinted == state, "with a directory: \(change) on \(before.jsonText)")
         } catch {
           failed += 1
           #expect(state == before, "a failed \(change) changed the value")
-          #expect(!hintedOutcome && hinted == state, "with hints: \(change) on \(before.jsonText)")
+          #expect(!hintedOutcome && hinted == state, "with a directory: \(change) on \(before.jsonText)")
           guard case .failure(let expectedError) = reference else {
             Issue.record("\(change) failed (\(error)) where the reference applied it")
             continue

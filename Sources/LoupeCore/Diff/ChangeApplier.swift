@@ -44,10 +44,13 @@ extension Change {
 
   /// Applies this change to `value` in place at `components`, its path already parsed (a
   /// scoped store's change put under its scope: errors still name `path`).
-  /// `hints`: where elements were found by id before (``IDPositionHints``).
+  /// `directory`: the ids of the value's identified arrays (``IDDirectory``), which every
+  /// change to `value` goes through.
   package func apply(
-    to value: inout JSON, at components: ArraySlice<StatePath.Component>, hints: IDPositionHints? = nil
+    to value: inout JSON, at components: ArraySlice<StatePath.Component>, directory: IDDirectory? = nil
   ) throws(ChangeApplicationError) {
+    directory?.willApply(self, at: components)
+    defer { directory?.didApply(at: components) }
     guard let last = components.last else {
       switch op {
       case .replace, .insert: value = try required(new, "new")
@@ -55,8 +58,9 @@ extension Change {
       }
       return
     }
-    try JSONEditing.modify(&value, components.dropLast(), change: self, hints: hints) { (parent: inout JSON) throws(ChangeApplicationError) in
-      try edit(&parent, at: last, depth: components.endIndex - 1, hints: hints)
+    try JSONEditing.modify(&value, components.dropLast(), path: components, change: self, directory: directory) {
+      (parent: inout JSON) throws(ChangeApplicationError) in
+      try edit(&parent, at: last, path: components.dropLast(), directory: directory)
     }
   }
 
@@ -70,7 +74,7 @@ extension Change {
   }
 
   private func edit(
-    _ parent: inout JSON, at component: StatePath.Component, depth: Int, hints: IDPositionHints?
+    _ parent: inout JSON, at component: StatePath.Component, path: ArraySlice<StatePath.Component>, directory: IDDirectory?
   ) throws(ChangeApplicationError) {
     let edited: Void?
     switch component {
@@ -81,7 +85,9 @@ extension Change {
     case .index(let position):
       edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, at: position) }
     case .id(let id):
-      edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in try edit(&array, id: id, depth: depth, hints: hints) }
+      edited = try parent.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
+        try edit(&array, id: id, ids: directory?.ids(ofArrayAt: path, in: array))
+      }
     }
     guard edited == nil else { return }
     let name = StatePath([component]).description
@@ -133,22 +139,28 @@ extension Change {
     }
   }
 
-  private func edit(_ array: inout [JSON], id: JSON, depth: Int, hints: IDPositionHints?) throws(ChangeApplicationError) {
-    let existing = hints.map { $0.position(of: id, in: array, depth: depth) } ?? JSONEditing.position(of: id, in: array)
+  private func edit(_ array: inout [JSON], id: JSON, ids: ArrayIDs?) throws(ChangeApplicationError) {
+    let existing: Int?
+    if let ids, case .int(let wanted) = id {
+      existing = ids.position(of: wanted, in: array)
+    } else {
+      existing = JSONEditing.position(of: id, in: array)
+    }
     switch op {
     case .replace:
       guard let existing else { throw fail("no element with id \(id.jsonText)") }
-      array[existing] = try required(new, "new")
+      let value = try required(new, "new")
+      ids?.replaced(at: existing, with: value)
+      array[existing] = value
     case .insert:
       guard existing == nil else { throw fail("an element with id \(id.jsonText) is already present") }
       let value = try required(new, "new")
-      if let index, index >= 0, index <= array.count {
-        array.insert(value, at: index)
-      } else {
-        array.append(value)
-      }
+      let position = if let index, index >= 0, index <= array.count { index } else { array.count }
+      ids?.inserted(value, at: position)
+      array.insert(value, at: position)
     case .remove:
       guard let existing else { throw fail("no element with id \(id.jsonText)") }
+      ids?.removed(at: existing)
       array.remove(at: existing)
     }
   }
@@ -167,8 +179,11 @@ extension Sequence where Element == Change {
 /// (``JSON/editArray(_:)``, ``JSON/editObject(_:)``), so an edit deep inside a large rendering
 /// copies nothing.
 enum JSONEditing {
+  /// Runs `body` on the value at `components` inside `value`. `path`: the whole path
+  /// `components` is the end of (a slice of it), for `directory` to tell arrays apart.
   static func modify(
-    _ value: inout JSON, _ components: ArraySlice<StatePath.Component>, change: Change, hints: IDPositionHints? = nil,
+    _ value: inout JSON, _ components: ArraySlice<StatePath.Component>, path: ArraySlice<StatePath.Component>? = nil,
+    change: Change, directory: IDDirectory? = nil,
     _ body: (inout JSON) throws(ChangeApplicationError) -> Void
   ) throws(ChangeApplicationError) {
     guard let first = components.first else {
@@ -183,19 +198,26 @@ enum JSONEditing {
         guard let index = object.position(spelled: key) else {
           throw change.fail("no member \(JSON.string(key).jsonText) on the way")
         }
-        try modify(&object.members[index].value, rest, change: change, hints: hints, body)
+        try modify(&object.members[index].value, rest, path: path, change: change, directory: directory, body)
       }
     case .index(let position):
       visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
         guard position < array.count else { throw change.fail("index \(position) out of range (count \(array.count)) on the way") }
-        try modify(&array[position], rest, change: change, hints: hints, body)
+        try modify(&array[position], rest, path: path, change: change, directory: directory, body)
       }
     case .id(let id):
       visited = try value.editArray { (array: inout [JSON]) throws(ChangeApplicationError) in
-        // A slice keeps its base's indices: `components.startIndex` is this component's depth.
-        let found = hints.map { $0.position(of: id, in: array, depth: components.startIndex) } ?? position(of: id, in: array)
+        let found: Int?
+        // The path from the value's root to this array: the parts of one path before `components`.
+        if case .int(let wanted) = id, let path,
+          let ids = directory?.ids(ofArrayAt: path[path.startIndex..<components.startIndex], in: array)
+        {
+          found = ids.position(of: wanted, in: array)
+        } else {
+          found = position(of: id, in: array)
+        }
         guard let position = found else { throw change.fail("no element with id \(id.jsonText) on the way") }
-        try modify(&array[position], rest, change: change, hints: hints, body)
+        try modify(&array[position], rest, path: path, change: change, directory: directory, body)
       }
     }
     guard visited == nil else { return }

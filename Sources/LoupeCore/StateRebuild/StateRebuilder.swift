@@ -100,10 +100,12 @@ public struct StateRebuilder: Sendable {
   }
 
   /// ``applyChanges(of:to:approximate:shape:placing:)`` with the store's scope path already
-  /// parsed (``scopePath(of:)``; `nil`: the store's id has none), for a caller that keeps it.
+  /// parsed (``scopePath(of:)``; `nil`: the store's id has none), for a caller that keeps it,
+  /// and the ids of `value`'s identified arrays (``IDDirectory``) and the paths parsed before
+  /// (``ParsedPaths``), for a caller that applies change after change to the same value.
   package static func applyChanges(
     of event: StateChanged, under scope: StatePath?, to value: inout JSON, approximate: inout Bool, shape: inout ValueShape?,
-    placing: Bool = false, hints: IDPositionHints? = nil
+    placing: Bool = false, directory: IDDirectory? = nil, paths: ParsedPaths? = nil
   ) {
     guard let prefix = scope else {
       approximate = true
@@ -113,7 +115,8 @@ public struct StateRebuilder: Sendable {
     for change in event.changes {
       if change.truncated { approximate = true }
       // The path parsed once, and put under the store's scope without going back to text.
-      guard let inner = try? StatePath(parsing: change.path) else {
+      let parsed: StatePath? = if let paths { paths.path(change.path) } else { try? StatePath(parsing: change.path) }
+      guard let inner = parsed else {
         approximate = true
         continue
       }
@@ -124,10 +127,13 @@ public struct StateRebuilder: Sendable {
         shape = merged.nonEmpty
       }
       do {
-        try change.apply(to: &value, at: path.components[...], hints: hints)
+        try change.apply(to: &value, at: path.components[...], directory: directory)
       } catch {
         approximate = true
-        if placing { place(change, at: path, in: &value) }
+        if placing {
+          directory?.forget(along: path.components[...])
+          place(change, at: path, in: &value)
+        }
       }
     }
   }

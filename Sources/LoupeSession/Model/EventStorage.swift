@@ -62,7 +62,7 @@ final package class EventStorage {
     if let cached = cache[index] { return cached }
     // The line decoded when it was indexed; a file changed since then reads as a mark.
     let event =
-      line(at: index).flatMap { try? Event(jsonText: $0) }
+      line(at: index).flatMap { try? Event.decoded(jsonText: $0) }
       ?? Event(seq: 0, time: 0, payload: .mark(Mark(label: "<the trace file changed>")))
     remember(event, at: index)
     return event

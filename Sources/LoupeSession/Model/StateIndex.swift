@@ -45,6 +45,8 @@ package struct StateIndex {
     var base: Int
     var applied: Int
     var state: RebuiltState
+    /// The ids of its identified arrays, kept right by the changes applied to it.
+    var directory: IDDirectory
   }
 
   package var roots: [String: Root] = [:]
@@ -55,7 +57,7 @@ package struct StateIndex {
   package private(set) var checkpointBytes = 0
   private var latest: Latest?
   private var scopes: [String: StatePath?] = [:]
-  private let hints = IDPositionHints()
+  private let paths = ParsedPaths()
 
   package init(checkpointBudget: Int = StateRebuilder.checkpointBudget) {
     self.checkpointBudget = checkpointBudget
@@ -99,12 +101,13 @@ package struct StateIndex {
     let checkpoint = root.checkpoints.last { $0.base == base && $0.applied >= first && $0.applied <= end }
     var state: RebuiltState
     var applied: Int
+    var directory = IDDirectory()
     if let kept = latest, kept.root == rootID, kept.base == base, kept.applied >= first, kept.applied <= end,
       kept.applied + Self.latestSlack >= checkpoint?.applied ?? first
     {
       // Taken out while it is edited, so that the edits find its containers unshared.
       latest = nil
-      (applied, state) = (kept.applied, kept.state)
+      (applied, state, directory) = (kept.applied, kept.state, kept.directory)
     } else if let checkpoint {
       (applied, state) = (checkpoint.applied, checkpoint.state.state)
     } else if let snapshot {
@@ -127,7 +130,7 @@ package struct StateIndex {
       if case .stateChanged(let e)? = event(positions[applied - positionsStart])?.payload {
         StateRebuilder.applyChanges(
           of: e, under: scopePath(of: e.store), to: &state.value, approximate: &state.approximate, shape: &state.shape,
-          placing: snapshot == nil, hints: hints)
+          placing: snapshot == nil, directory: directory, paths: paths)
       } else {
         state.approximate = true  // a change that could not be read back
       }
@@ -136,7 +139,7 @@ package struct StateIndex {
         spacing = remember(rootID, base: base, applied: applied, state)
       }
     }
-    latest = Latest(root: rootID, base: base, applied: applied, state: state)
+    latest = Latest(root: rootID, base: base, applied: applied, state: state, directory: directory)
     return state
   }
 

@@ -263,7 +263,8 @@ public final class TraceStateIndex {
   private var lastSnapshotShape: (position: Int, shape: ValueShape?)?
 
   private func event(at position: Int) -> Event? {
-    let event = try? Event(jsonText: file.read(offset: offsets[position], length: Int(lengths[position])))
+    // Mostly `state.changed` lines: decoded the short way (the same event).
+    let event = try? Event.decoded(jsonText: file.read(offset: offsets[position], length: Int(lengths[position])))
     if let event, let snapshot = StateRebuilder.snapshot(in: event) { lastSnapshotShape = (position, snapshot.shape) }
     return event
   }
