@@ -44,6 +44,12 @@ struct RecordQueue {
   /// How many events are queued.
   var count: Int { full.count * Self.segmentLength + events.count }
 
+  /// Whether at least `events` events or `bytes` bytes are queued, or a loss is waiting to be
+  /// reported: enough for the writer to stop gathering a batch (``RecorderLinger``).
+  func holds(events: Int, bytes: Int) -> Bool {
+    count >= events || self.bytes >= bytes || lost != nil
+  }
+
   /// Queues `event`, of `size` bytes, or counts it as lost. Returns whether the queue was
   /// empty before (the writer may be waiting).
   mutating func offer(_ event: consuming Event, size: Int) -> (queued: Bool, wasEmpty: Bool) {
