@@ -15,7 +15,7 @@
 ///
 /// **Storage.** The elements sit in chunks of about 16, gathered in pages, each a reference
 /// shared between copies of the array until one of them writes to it (see
-/// `IdentifiedArrayStorage`); next to them, the ids in order and each id's position. Changing
+/// `IdentifiedArrayStorage`; up to 32 elements, one buffer with no pages); next to them, the ids in order and each id's position. Changing
 /// an element in place (`todos[id: 3]?.isDone = true`) while a copy of the array is alive — as
 /// it is while Loupe keeps the state before an action to diff it — copies only its chunk and
 /// its page, and leaves the ids untouched; inserting or removing one element changes one
@@ -213,16 +213,20 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   }
 
   /// Walks the chunks: no lookup of each position.
-  public func makeIterator() -> Iterator { Iterator(pages: _storage.pages) }
+  public func makeIterator() -> Iterator { Iterator(_storage) }
 
   public struct Iterator: IteratorProtocol {
     let pages: [IdentifiedArrayPage]
     var page = 0
     var chunk = 0
-    var elements: ContiguousArray<Element> = []
+    var elements: ContiguousArray<Element>
     var offset = 0
 
-    init(pages: [IdentifiedArrayPage]) { self.pages = pages }
+    /// A small storage's elements are the first run, with no pages after it.
+    init(_ storage: IdentifiedArrayStorage<Element>) {
+      pages = storage.pages
+      elements = storage.isSmall ? storage.smallElements : []
+    }
 
     public mutating func next() -> Element? {
       while offset == elements.count {
