@@ -15,7 +15,7 @@
 ///
 /// **Storage.** The elements sit in chunks of about 16, gathered in pages, each a reference
 /// shared between copies of the array until one of them writes to it (see
-/// `IdentifiedArrayStorage`); next to them, the ids in order and each id's position. Changing
+/// `IdentifiedArrayStorage`; up to 32 elements, one buffer with no pages); next to them, the ids in order and each id's position. Changing
 /// an element in place (`todos[id: 3]?.isDone = true`) while a copy of the array is alive — as
 /// it is while Loupe keeps the state before an action to diff it — copies only its chunk and
 /// its page, and leaves the ids untouched; inserting or removing one element changes one
@@ -213,32 +213,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   }
 
   /// Walks the chunks: no lookup of each position.
-  public func makeIterator() -> Iterator { Iterator(pages: _storage.pages) }
-
-  public struct Iterator: IteratorProtocol {
-    let pages: [IdentifiedArrayPage]
-    var page = 0
-    var chunk = 0
-    var elements: ContiguousArray<Element> = []
-    var offset = 0
-
-    init(pages: [IdentifiedArrayPage]) { self.pages = pages }
-
-    public mutating func next() -> Element? {
-      while offset == elements.count {
-        guard page < pages.count else { return nil }
-        elements = pages[page].chunks[chunk].elements(Element.self)
-        offset = 0
-        chunk += 1
-        if chunk == pages[page].chunks.count {
-          page += 1
-          chunk = 0
-        }
-      }
-      defer { offset += 1 }
-      return elements[offset]
-    }
-  }
+  public func makeIterator() -> Iterator { Iterator(_storage) }
 }
 
 extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, ID == Element.ID {

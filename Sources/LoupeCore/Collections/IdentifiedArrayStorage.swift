@@ -13,6 +13,12 @@
 /// Chunks fill to ``chunkFill`` elements when appended to and split past ``chunkLimit``;
 /// pages likewise with ``pageFill`` and ``pageLimit`` chunks. A chunk that shrinks below a
 /// quarter of ``chunkFill`` merges with a neighbour when both fit in one.
+///
+/// A small array (at most ``chunkLimit`` elements) has no pages: its elements are one buffer,
+/// ``small``, so that an element change while a copy is kept copies that buffer alone — not
+/// a list of pages, a page and a chunk besides (at 10 rows, a recorded send paid ~1,950
+/// instructions for those copies and ~1,190 for freeing them). It takes pages when it grows
+/// past ``chunkLimit``, and leaves them when removals bring it down to ``chunkFill``.
 struct IdentifiedArrayStorage<Element> {
   // Pages and chunks are not generic (a chunk holds its elements' array as a plain
   // reference): code that runs generic, as the diff does, looks up no type metadata for them.
@@ -31,14 +37,23 @@ struct IdentifiedArrayStorage<Element> {
   static var pageFillShift: Int { 6 }
   static var pageLimit: Int { 2 * pageFill }
 
+  /// Empty while the array is small.
   var pages: [Page] = []
   /// `ends[i]` is the number of elements in `pages[0...i]`.
   var ends: [Int] = []
+  /// While ``pages`` is empty, the elements: a `ContiguousArray<Element>`'s buffer, held as
+  /// the plain reference it is (as a chunk holds its own); else the empty array's.
+  var small: AnyObject = Chunk.empty
 
   init() {}
 
-  /// Chunks of ``chunkFill`` elements in pages of ``pageFill`` chunks.
+  /// One buffer up to ``chunkLimit`` elements, else chunks of ``chunkFill`` elements in pages
+  /// of ``pageFill`` chunks.
   init(_ elements: some Collection<Element>) {
+    if elements.count <= Self.chunkLimit {
+      small = unsafeBitCast(ContiguousArray(elements), to: AnyObject.self)
+      return
+    }
     var chunks: ContiguousArray<Chunk> = []
     var chunkEnds: ContiguousArray<Int> = []
     var index = elements.startIndex
@@ -64,7 +79,23 @@ struct IdentifiedArrayStorage<Element> {
     ends.append(total)
   }
 
-  var count: Int { ends.last ?? 0 }
+  var count: Int { ends.last ?? smallElements.count }
+
+  // MARK: The small form
+
+  /// Whether the elements are ``small``'s, with no pages.
+  @inline(__always) var isSmall: Bool { pages.isEmpty }
+
+  @inline(__always) var smallElements: ContiguousArray<Element> { unsafeBitCast(small, to: ContiguousArray<Element>.self) }
+
+  /// Changes ``small``'s elements in place: the storage lets go of the buffer meanwhile, so
+  /// that it is not copied when nothing else shares it.
+  @inline(__always) private mutating func modifySmall<R>(_ body: (inout ContiguousArray<Element>) -> R) -> R {
+    var elements = smallElements
+    small = Chunk.empty
+    defer { small = unsafeBitCast(elements, to: AnyObject.self) }
+    return body(&elements)
+  }
 
   // MARK: Finding a position
 
@@ -98,6 +129,7 @@ struct IdentifiedArrayStorage<Element> {
   }
 
   func element(at position: Int) -> Element {
+    if isSmall { return smallElements[position] }
     let (page, chunk, offset) = locate(position)
     return pages[page].chunks[chunk].elements(Element.self)[offset]
   }
@@ -105,6 +137,7 @@ struct IdentifiedArrayStorage<Element> {
   // MARK: Writing
 
   mutating func set(_ element: Element, at position: Int) {
+    if isSmall { return modifySmall { $0[position] = element } }
     let (page, chunk, offset) = locate(position)
     uniqueChunk(page, chunk).modify(Element.self) { $0[offset] = element }
   }
@@ -123,6 +156,7 @@ struct IdentifiedArrayStorage<Element> {
   }
 
   mutating func append(_ element: Element) {
+    if isSmall { return insertSmall(element, at: count) }
     if let last = pages.indices.last {
       let lastChunk = pages[last].chunks.count - 1
       if pages[last].chunks[lastChunk].count(Element.self) < Self.chunkFill {
@@ -144,6 +178,7 @@ struct IdentifiedArrayStorage<Element> {
 
   /// Inserts `element` at `position` (`0 ... count`): one chunk changes.
   mutating func insert(_ element: Element, at position: Int) {
+    if isSmall { return insertSmall(element, at: position) }
     if position == count { return append(element) }
     let (pageIndex, chunkIndex, offset) = locate(position)
     let chunk = uniqueChunk(pageIndex, chunkIndex)
@@ -176,9 +211,17 @@ struct IdentifiedArrayStorage<Element> {
     }
   }
 
-  /// Removes and returns the element at `position`: one chunk changes (two when it merges).
+  /// Inserts into the small form, which takes pages past ``chunkLimit``.
+  private mutating func insertSmall(_ element: Element, at position: Int) {
+    modifySmall { $0.insert(element, at: position) }
+    if count > Self.chunkLimit { self = Self(smallElements) }
+  }
+
+  /// Removes and returns the element at `position`: one chunk changes (two when it merges);
+  /// down to ``chunkFill`` elements, the pages give way to the small form.
   @discardableResult
   mutating func remove(at position: Int) -> Element {
+    if isSmall { return modifySmall { $0.remove(at: position) } }
     let (pageIndex, chunkIndex, offset) = locate(position)
     let chunk = uniqueChunk(pageIndex, chunkIndex)
     let (removed, size) = chunk.modify(Element.self) { elements in (elements.remove(at: offset), elements.count) }
@@ -204,15 +247,14 @@ struct IdentifiedArrayStorage<Element> {
         break
       }
     }
+    if count <= Self.chunkFill { self = Self(elements) }
     return removed
   }
 
   // MARK: Reading in order
 
-  /// The chunks' elements, in order.
-  var chunks: some Sequence<ContiguousArray<Element>> { pages.lazy.flatMap { $0.chunks.lazy.map { $0.elements(Element.self) } } }
-
   var elements: [Element] {
+    if isSmall { return Array(smallElements) }
     var result: [Element] = []
     result.reserveCapacity(count)
     for page in pages { for chunk in page.chunks { result.append(contentsOf: chunk.elements(Element.self)) } }
@@ -223,6 +265,10 @@ struct IdentifiedArrayStorage<Element> {
   /// ``differingRanges(from:)`` gives them), with no element copied.
   func run(_ range: Range<Int>) -> ContiguousArray<Element> {
     guard !range.isEmpty else { return [] }
+    if isSmall {
+      let elements = smallElements
+      return range.count == elements.count ? elements : ContiguousArray(elements[range])
+    }
     let (page, chunk, offset) = locate(range.lowerBound)
     let elements = pages[page].chunks[chunk].elements(Element.self)
     if offset == 0, elements.count == range.count { return elements }
@@ -232,6 +278,7 @@ struct IdentifiedArrayStorage<Element> {
   /// The elements at `range`, in order.
   func elements(in range: Range<Int>) -> [Element] {
     guard !range.isEmpty else { return [] }
+    if isSmall { return Array(smallElements[range]) }
     var result: [Element] = []
     result.reserveCapacity(range.count)
     var (pageIndex, chunkIndex, offset) = locate(range.lowerBound)
@@ -248,147 +295,4 @@ struct IdentifiedArrayStorage<Element> {
     }
     return result
   }
-
-  // MARK: Comparing two storages
-
-  /// Whether both hold the very same pages.
-  func isIdentical(to other: Self) -> Bool {
-    ends.count == other.ends.count && Self.withAddresses(pages, other.pages) { $0.elementsEqual($1) }
-  }
-
-  /// When `other` has the same shape (pages and chunks of the same sizes, as after changes
-  /// in place), the ranges of positions whose chunks are not the very same reference in
-  /// both, in order; else `nil`. Costs one comparison per page, and one per chunk of the
-  /// pages that differ.
-  func differingRanges(from other: Self) -> [Range<Int>]? {
-    guard ends == other.ends else { return nil }
-    var ranges: [Range<Int>] = []
-    Self.withAddresses(pages, other.pages) { pagesA, pagesB in
-      for index in pagesA.indices where pagesA[index] != pagesB[index] {
-        let start = index == 0 ? 0 : ends[index - 1]
-        let (a, b) = (pages[index], other.pages[index])
-        guard a.ends == b.ends else {
-          ranges.append(start..<ends[index])
-          continue
-        }
-        Self.withAddresses(a.chunks, b.chunks) { chunksA, chunksB in
-          for chunk in chunksA.indices where chunksA[chunk] != chunksB[chunk] {
-            ranges.append((start + (chunk == 0 ? 0 : a.ends[chunk - 1]))..<(start + a.ends[chunk]))
-          }
-        }
-      }
-    }
-    return ranges
-  }
-
-  /// How many elements at the start, and at the end, both hold in the very same chunks (so
-  /// they are the same elements): together at most the smaller count.
-  func sharedEnds(with other: Self) -> (prefix: Int, suffix: Int) {
-    var prefix = 0
-    var suffix = 0
-    Self.withAddresses(pages, other.pages) { pagesA, pagesB in
-      var page = 0
-      while page < pagesA.count, page < pagesB.count, pagesA[page] == pagesB[page] {
-        prefix = ends[page]
-        page += 1
-      }
-      if page < pagesA.count, page < pagesB.count {
-        let (a, b) = (pages[page], other.pages[page])
-        Self.withAddresses(a.chunks, b.chunks) { chunksA, chunksB in
-          var chunk = 0
-          while chunk < chunksA.count, chunk < chunksB.count, chunksA[chunk] == chunksB[chunk] { chunk += 1 }
-          if chunk > 0 { prefix += a.ends[chunk - 1] }
-        }
-      }
-      var (pa, pb) = (pagesA.count - 1, pagesB.count - 1)
-      while pa >= 0, pb >= 0, pagesA[pa] == pagesB[pb] {
-        suffix += ends[pa] - (pa == 0 ? 0 : ends[pa - 1])
-        pa -= 1
-        pb -= 1
-      }
-      if pa >= 0, pb >= 0 {
-        let (a, b) = (pages[pa], other.pages[pb])
-        Self.withAddresses(a.chunks, b.chunks) { chunksA, chunksB in
-          var (ca, cb) = (chunksA.count - 1, chunksB.count - 1)
-          while ca >= 0, cb >= 0, chunksA[ca] == chunksB[cb] {
-            suffix += a.ends[ca] - (ca == 0 ? 0 : a.ends[ca - 1])
-            ca -= 1
-            cb -= 1
-          }
-        }
-      }
-    }
-    let smaller = min(count, other.count)
-    prefix = min(prefix, smaller)
-    return (prefix, min(suffix, smaller - prefix))
-  }
-
-  /// `body` given the addresses of the objects two arrays of references hold, to compare
-  /// them as words: read as references, each would be retained and released (a page holds up
-  /// to ``pageLimit`` chunks, a large array thousands of pages), and compared through a
-  /// generic `===` each would cost a call.
-  @inline(__always)
-  private static func withAddresses<C: Sequence, R>(
-    _ a: C, _ b: C, _ body: (UnsafeBufferPointer<UInt>, UnsafeBufferPointer<UInt>) -> R
-  ) -> R where C.Element: AnyObject {
-    // Arrays always have contiguous storage.
-    a.withContiguousStorageIfAvailable { a in
-      b.withContiguousStorageIfAvailable { b in
-        a.withMemoryRebound(to: UInt.self) { a in b.withMemoryRebound(to: UInt.self) { b in body(a, b) } }
-      }!
-    }!
-  }
-}
-
-/// A run of an ``IdentifiedArray``'s elements: a `ContiguousArray` of the array's element
-/// type, held as the plain reference to its buffer that it is, so that neither chunks nor
-/// pages are generic types.
-// @unchecked: written only through `IdentifiedArrayStorage`, which copies a chunk before
-// writing when it is not the chunk's only owner.
-final class IdentifiedArrayChunk: @unchecked Sendable {
-  @exclusivity(unchecked) private var buffer: AnyObject
-
-  init<Element>(_ elements: ContiguousArray<Element>) { buffer = unsafeBitCast(elements, to: AnyObject.self) }
-
-  /// The elements, of the type they were stored with.
-  @inline(__always) func elements<Element>(_: Element.Type) -> ContiguousArray<Element> {
-    unsafeBitCast(buffer, to: ContiguousArray<Element>.self)
-  }
-
-  @inline(__always) func count<Element>(_: Element.Type) -> Int { elements(Element.self).count }
-
-  /// Changes the elements in place: the chunk lets go of its buffer meanwhile, so that the
-  /// buffer is not copied when nothing else shares it.
-  @inline(__always) func modify<Element, R>(_: Element.Type, _ body: (inout ContiguousArray<Element>) -> R) -> R {
-    var elements = unsafeBitCast(buffer, to: ContiguousArray<Element>.self)
-    buffer = Self.empty
-    defer { buffer = unsafeBitCast(elements, to: AnyObject.self) }
-    return body(&elements)
-  }
-
-  /// A chunk of its own sharing this one's buffer (copied when either writes to it).
-  func copy() -> IdentifiedArrayChunk {
-    let chunk = IdentifiedArrayChunk(ContiguousArray<Int>())
-    chunk.buffer = buffer
-    return chunk
-  }
-
-  /// The empty array's storage, which arrays of every element type share. `unsafe`: it is the
-  /// runtime's immutable empty-array singleton, never written through.
-  nonisolated(unsafe) private static let empty: AnyObject = unsafeBitCast(ContiguousArray<Int>(), to: AnyObject.self)
-}
-
-/// A run of an ``IdentifiedArray``'s chunks, with each chunk's end (elements in the chunks
-/// up to it).
-// @unchecked: as for chunks.
-final class IdentifiedArrayPage: @unchecked Sendable {
-  @exclusivity(unchecked) var chunks: ContiguousArray<IdentifiedArrayChunk>
-  @exclusivity(unchecked) var ends: ContiguousArray<Int>
-
-  init(_ chunks: ContiguousArray<IdentifiedArrayChunk>, _ ends: ContiguousArray<Int>) {
-    self.chunks = chunks
-    self.ends = ends
-  }
-
-  func copy() -> IdentifiedArrayPage { IdentifiedArrayPage(chunks, ends) }
 }
