@@ -74,9 +74,9 @@ import TestSupport
         let range = Int.random(in: 0...position, using: &rng)..<Int.random(in: position...model.count, using: &rng)
         #expect(storage.elements(in: range) == Array(model[range]) && Array(storage.run(range)) == Array(model[range]))
       }
-      Self.checkComparisons(before, beforeModel, storage, model, step: step)
-      Self.checkComparisons(storage, model, before, beforeModel, step: step)
-      Self.checkComparisons(storage, model, Storage(model), model, step: step)
+      expectComparisonsHold(before, beforeModel, storage, model, step: step)
+      expectComparisonsHold(storage, model, before, beforeModel, step: step)
+      expectComparisonsHold(storage, model, Storage(model), model, step: step)
     }
     #expect(switches.toPages > 10 && switches.toSmall > 10, "\(switches)")
   }
@@ -131,21 +131,6 @@ import TestSupport
       "round \(round)")
     // A move can be told as either of two equally short stories; everything else is one.
     if !moved { #expect(lines(changes) == lines(StateDiff.diff(before.elements, after.elements, options: options)), "round \(round)") }
-  }
-
-  /// Every position whose element differs lies in a range `differingRanges` names, and the
-  /// ends `sharedEnds` reports hold the same elements; identical storages hold equal elements.
-  private static func checkComparisons(_ old: Storage, _ a: [Int], _ new: Storage, _ b: [Int], step: Int) {
-    if let ranges = old.differingRanges(from: new) {
-      #expect(a.count == b.count, "step \(step)")
-      for position in a.indices where a[position] != b[position] {
-        #expect(ranges.contains { $0.contains(position) }, "step \(step): \(position) differs outside \(ranges)")
-      }
-    }
-    let (prefix, suffix) = old.sharedEnds(with: new)
-    #expect(prefix + suffix <= min(a.count, b.count), "step \(step)")
-    #expect(a.prefix(prefix) == b.prefix(prefix) && a.suffix(suffix) == b.suffix(suffix), "step \(step)")
-    if old.isIdentical(to: new) { #expect(a == b, "step \(step)") }
   }
 
   private static func lines(_ changes: [Change]) -> [String] {
