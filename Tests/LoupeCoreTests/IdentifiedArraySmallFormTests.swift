@@ -130,17 +130,6 @@ import TestSupport
       try changes.apply(to: ValueRenderer.render(before, options: options)) == ValueRenderer.render(after, options: options),
       "round \(round)")
     // A move can be told as either of two equally short stories; everything else is one.
-    if !moved { #expect(lines(changes) == lines(StateDiff.diff(before.elements, after.elements, options: options)), "round \(round)") }
-  }
-
-  private static func lines(_ changes: [Change]) -> [String] {
-    changes.map { change in
-      var line = "\(change.op.rawValue) \(change.path)"
-      if let old = change.old { line += " old=\(old.jsonText)" }
-      if let new = change.new { line += " new=\(new.jsonText)" }
-      if let index = change.index { line += " index=\(index)" }
-      if change.truncated { line += " truncated" }
-      return line
-    }
+    if !moved { #expect(changeLines(changes) == changeLines(StateDiff.diff(before.elements, after.elements, options: options)), "round \(round)") }
   }
 }

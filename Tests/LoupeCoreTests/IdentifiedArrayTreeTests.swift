@@ -91,12 +91,12 @@ import TestSupport
     var appended = old
     appended.append(Todo(id: -2, title: "last"))
     let options = RenderOptions(maxCollectionCount: 20_000)
-    #expect(Self.lines(StateDiff.diff(old, inserted, options: options)) == [#"insert [id: -1] new={"id":-1,"title":"new","isDone":false} index=5000"#])
-    #expect(Self.lines(StateDiff.diff(old, removed, options: options)) == [#"remove [id: 5000] old={"id":5000,"title":"t5000","isDone":false}"#])
-    #expect(Self.lines(StateDiff.diff(old, changed, options: options)) == ["replace [id: 5000].isDone old=false new=true"])
-    #expect(Self.lines(StateDiff.diff(old, appended, options: options)) == [#"insert [id: -2] new={"id":-2,"title":"last","isDone":false} index=10000"#])
+    #expect(changeLines(StateDiff.diff(old, inserted, options: options)) == [#"insert [id: -1] new={"id":-1,"title":"new","isDone":false} index=5000"#])
+    #expect(changeLines(StateDiff.diff(old, removed, options: options)) == [#"remove [id: 5000] old={"id":5000,"title":"t5000","isDone":false}"#])
+    #expect(changeLines(StateDiff.diff(old, changed, options: options)) == ["replace [id: 5000].isDone old=false new=true"])
+    #expect(changeLines(StateDiff.diff(old, appended, options: options)) == [#"insert [id: -2] new={"id":-2,"title":"last","isDone":false} index=10000"#])
     // Past the default cap the positions are cut: the same changes, marked truncated.
-    #expect(Self.lines(StateDiff.diff(old, inserted)) == [#"insert [id: -1] new={"id":-1,"title":"new","isDone":false} index=5000 truncated"#])
+    #expect(changeLines(StateDiff.diff(old, inserted)) == [#"insert [id: -1] new={"id":-1,"title":"new","isDone":false} index=5000 truncated"#])
   }
 
   /// Random edits of large arrays: the identified diff equals the plain diff by id of the
@@ -136,18 +136,7 @@ import TestSupport
         try changes.apply(to: ValueRenderer.render(before, options: options)) == ValueRenderer.render(array, options: options),
         "round \(round)")
       // A move can be told as either of two equally short stories; everything else is one.
-      if !moved { #expect(Self.lines(changes) == Self.lines(reference), "round \(round)") }
-    }
-  }
-
-  private static func lines(_ changes: [Change]) -> [String] {
-    changes.map { change in
-      var line = "\(change.op.rawValue) \(change.path)"
-      if let old = change.old { line += " old=\(old.jsonText)" }
-      if let new = change.new { line += " new=\(new.jsonText)" }
-      if let index = change.index { line += " index=\(index)" }
-      if change.truncated { line += " truncated" }
-      return line
+      if !moved { #expect(changeLines(changes) == changeLines(reference), "round \(round)") }
     }
   }
 }

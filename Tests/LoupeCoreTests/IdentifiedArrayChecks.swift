@@ -21,3 +21,15 @@ func expectComparisonsHold(
   #expect(a.suffix(suffix) == b.suffix(suffix), "step \(step)")
   if old.isIdentical(to: new) { #expect(a == b, "step \(step)") }
 }
+
+/// Each change as one line (op, path, old, new, index, truncated), to compare two diffs.
+func changeLines(_ changes: [Change]) -> [String] {
+  changes.map { change in
+    var line = "\(change.op.rawValue) \(change.path)"
+    if let old = change.old { line += " old=\(old.jsonText)" }
+    if let new = change.new { line += " new=\(new.jsonText)" }
+    if let index = change.index { line += " index=\(index)" }
+    if change.truncated { line += " truncated" }
+    return line
+  }
+}
