@@ -133,7 +133,8 @@ import TestSupport
   }
 
   static func randomJSON(_ generator: inout SplitMix64) -> JSON? {
-    switch Int.random(in: 0..<7, using: &generator) {
+    switch Int.random(in: 0..<8, using: &generator) {
+    case 7: ValueEncodingExactnessTests.randomTree(depth: 3, &generator)
     case 0: nil
     case 1: .bool(Bool.random(using: &generator))
     case 2: .int(Int.random(in: -1_000...1_000, using: &generator))
@@ -145,7 +146,12 @@ import TestSupport
   }
 
   static func randomShape(_ generator: inout SplitMix64) -> ValueShape? {
-    Bool.random(using: &generator) ? nil : ValueShape(enums: [""], tuples: Bool.random(using: &generator) ? ["a.b"] : [])
+    switch Int.random(in: 0..<4, using: &generator) {
+    case 0: nil
+    case 1: ValueShape(enums: [""])
+    case 2: ValueShape(enums: [""], tuples: ["a.b"])
+    default: ValueEncodingExactnessTests.randomShape(&generator)
+    }
   }
 
   /// A string of 0 to 40 bytes, most of them plain, some that JSON escapes or that take more
@@ -181,43 +187,33 @@ import TestSupport
         store: randomText(&generator), cause: round, changes: changes, summary: randomText(&generator),
         origin: Bool.random(using: &generator) ? nil : origin, client: client))
     }
-    return Event(seq: round + 1, time: Double(round) * 1.000001, payload: payload)
+    let times: [Double] = [Double(round) * 1.000001, .nan, .infinity, -0.0, Double(bitPattern: generator.next())]
+    return Event(seq: round + 1, time: times[round % 7 < 3 ? 0 : round % 7 - 2], payload: payload)
   }
 
   /// `action.received` and `state.changed` as written before their member literals: each key
   /// through ``JSONWriter/key(_:)-(StaticString)``, each string by the byte-by-byte escaper.
   static func encodeKeyByKey(_ event: Event, into w: inout JSONWriter) {
     w.beginObject()
-    w.key("seq"); w.int(event.seq)
-    w.key("time"); w.double(event.time)
+    w.key("seq"); w.raw(Array(String(event.seq).utf8))
+    w.key("time"); w.raw(Array(textBefore(event.time).utf8))
     w.key("kind"); w.escapedByteByByte(event.kind)
     switch event.payload {
     case .actionReceived(let e):
       w.key("store"); w.escapedByteByByte(e.store)
       w.key("action"); w.escapedByteByByte(e.action)
-      w.key("value"); w.value(e.value)
+      w.key("value"); w.raw(Array(ValueEncodingExactnessTests.plainText(e.value).utf8))
       w.key("origin"); w.escapedByteByByte(e.origin.rawValue)
-      if let effect = e.effect { w.key("effect"); w.int(effect) }
+      if let effect = e.effect { w.key("effect"); w.raw(Array(String(effect).utf8)) }
       if let source = e.source { w.key("source"); source.encode(into: &w) }
-      if let shape = e.shape { w.key("shape"); shape.encode(into: &w) }
+      if let shape = e.shape { w.key("shape"); w.raw(Array(ValueEncodingExactnessTests.plainText(shape).utf8)) }
       if let client = e.client { w.key("client"); w.escapedByteByByte(client) }
     case .stateChanged(let e):
       w.key("store"); w.escapedByteByByte(e.store)
-      w.key("cause"); w.int(e.cause)
+      w.key("cause"); w.raw(Array(String(e.cause).utf8))
       w.key("changes")
       w.beginArray()
-      for change in e.changes {
-        w.beginObject()
-        w.key("path"); w.escapedByteByByte(change.path)
-        w.key("op"); w.escapedByteByByte(change.op.rawValue)
-        if let old = change.old { w.key("old"); w.value(old) }
-        if let new = change.new { w.key("new"); w.value(new) }
-        if let index = change.index { w.key("index"); w.int(index) }
-        if change.truncated { w.key("truncated"); w.bool(true) }
-        if let oldShape = change.oldShape { w.key("oldShape"); oldShape.encode(into: &w) }
-        if let newShape = change.newShape { w.key("newShape"); newShape.encode(into: &w) }
-        w.endObject()
-      }
+      for change in e.changes { w.raw(Array(ValueEncodingExactnessTests.plainText(change).utf8)) }
       w.endArray()
       w.key("summary"); w.escapedByteByByte(e.summary)
       if let origin = e.origin { w.key("origin"); w.escapedByteByByte(origin.rawValue) }

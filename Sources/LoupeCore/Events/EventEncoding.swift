@@ -43,7 +43,7 @@ extension Event {
       w.member(#","store":"#); w.string(e.store)
       w.member(#","action":"#); w.string(e.action)
       w.member(#","value":"#); w.value(e.value)
-      w.member(#","origin":"#); w.string(e.origin.rawValue)
+      w.originMember(e.origin)
       if let effect = e.effect { w.member(#","effect":"#); w.int(effect) }
       w.source(e.source, &sources)
       if let shape = e.shape { w.member(#","shape":"#); shape.encode(into: &w) }
@@ -53,11 +53,12 @@ extension Event {
       w.member(#","cause":"#); w.int(e.cause)
       w.member(#","changes":["#)
       e.changes.withUnsafeBufferPointer { changes in
-        for index in changes.indices { changes[index].encode(into: &w) }
+        guard let base = changes.baseAddress else { return }
+        for index in changes.indices { Change.encode(base + index, into: &w) }
       }
       w.endArray()
       w.member(#","summary":"#); w.string(e.summary)
-      if let origin = e.origin { w.member(#","origin":"#); w.string(origin.rawValue) }
+      if let origin = e.origin { w.originMember(origin) }
       if let client = e.client { w.member(#","client":"#); w.string(client) }
     case .stateSnapshot(let e):
       w.key("store"); w.string(e.store)
@@ -136,16 +137,28 @@ extension Event {
 
 extension Change {
   public func encode(into w: inout JSONWriter) {
+    withUnsafePointer(to: self) { Change.encode($0, into: &w) }
+  }
+
+  /// Writes the change at `change`, reading its members where they are: calling a method on
+  /// an element of a change array copied the whole change out first (a retain of each member,
+  /// and a release after).
+  static func encode(_ change: UnsafePointer<Change>, into w: inout JSONWriter) {
     // Every member after `path` follows another: each key is written with its comma.
     if w.needsComma { w.member(#",{"path":"#) } else { w.member(#"{"path":"#) }
-    w.string(path)
-    w.member(#","op":"#); w.string(op.rawValue)
-    if let old { w.member(#","old":"#); w.value(old) }
-    if let new { w.member(#","new":"#); w.value(new) }
-    if let index { w.member(#","index":"#); w.int(index) }
-    if truncated { w.member(#","truncated":true"#); w.needsComma = true }
-    if let oldShape { w.member(#","oldShape":"#); oldShape.encode(into: &w) }
-    if let newShape { w.member(#","newShape":"#); newShape.encode(into: &w) }
+    w.string(change.pointee.path)
+    switch change.pointee.op {
+    case .replace: w.member(#","op":"replace""#)
+    case .insert: w.member(#","op":"insert""#)
+    case .remove: w.member(#","op":"remove""#)
+    }
+    w.needsComma = true
+    if change.pointee.old != nil { w.member(#","old":"#); w.value(change.pointee.old.unsafelyUnwrapped) }
+    if change.pointee.new != nil { w.member(#","new":"#); w.value(change.pointee.new.unsafelyUnwrapped) }
+    if let index = change.pointee.index { w.member(#","index":"#); w.int(index) }
+    if change.pointee.truncated { w.member(#","truncated":true"#); w.needsComma = true }
+    if let oldShape = change.pointee.oldShape { w.member(#","oldShape":"#); oldShape.encode(into: &w) }
+    if let newShape = change.pointee.newShape { w.member(#","newShape":"#); newShape.encode(into: &w) }
     w.endObject()
   }
 
@@ -165,7 +178,10 @@ extension JSONWriter {
   /// Writes `text`, a member's fixed start (a key with its punctuation), as it is: the next
   /// value follows with no comma.
   @inline(__always) mutating func member(_ text: StaticString) {
-    text.withUTF8Buffer { rawBytes($0) }
+    let n = text.utf8CodeUnitCount
+    let p = tail(n)
+    Self.copy(text.utf8Start, to: p, count: n)
+    count &+= n
     needsComma = false
   }
 
@@ -190,6 +206,17 @@ extension JSONWriter {
       member(#","kind":"#)
       string(kind)
       return
+    }
+    needsComma = true
+  }
+
+  /// Writes `,"origin":"…"` as one literal.
+  mutating func originMember(_ origin: ActionReceived.Origin) {
+    switch origin {
+    case .send: member(#","origin":"send""#)
+    case .effect: member(#","origin":"effect""#)
+    case .parent: member(#","origin":"parent""#)
+    case .tool: member(#","origin":"tool""#)
     }
     needsComma = true
   }

@@ -9,6 +9,15 @@ extension JSONWriter {
 
   /// How many decimal digits `value` has (1 for 0).
   @inline(__always) static func digitCount(_ value: UInt64) -> Int {
+    // Up to 8 digits (seqs, causes, times' parts) by comparisons, without dividing.
+    if value < 10_000 {
+      if value < 100 { return value < 10 ? 1 : 2 }
+      return value < 1_000 ? 3 : 4
+    }
+    if value < 100_000_000 {
+      if value < 1_000_000 { return value < 100_000 ? 5 : 6 }
+      return value < 10_000_000 ? 7 : 8
+    }
     var count = 1
     var rest = value
     while rest >= 100 {

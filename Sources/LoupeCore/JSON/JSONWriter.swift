@@ -82,6 +82,29 @@ public struct JSONWriter: Sendable {
     count &+= 2
   }
 
+  /// Copies `count` bytes: up to 16 by two overlapping loads and stores each of 8, 4 or 1
+  /// bytes (a literal's length is known where this is inlined, so one case remains), more by
+  /// `memcpy`. A call to `memcpy` cost ~25 instructions for a key of 8 bytes.
+  @inline(__always) static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    if count >= 8 && count <= 16 {
+      let head = from.loadUnaligned(as: UInt64.self)
+      let last = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+    } else if count >= 4 && count < 8 {
+      let head = from.loadUnaligned(as: UInt32.self)
+      let last = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+    } else if count > 16 {
+      target.update(from: source, count: count)
+    } else {
+      for i in 0..<count { target[i] = source[i] }
+    }
+  }
+
   mutating func rawBytes(_ source: UnsafeBufferPointer<UInt8>) {
     guard let base = source.baseAddress, !source.isEmpty else { return }
     tail(source.count).update(from: base, count: source.count)
@@ -141,15 +164,24 @@ public struct JSONWriter: Sendable {
   }
 
   public mutating func null() {
-    separate()
-    writeLiteral("null")
+    putWord(0x6C6C_756E, length: 4)  // null
     needsComma = true
   }
 
   public mutating func bool(_ value: Bool) {
-    separate()
-    writeLiteral(value ? "true" : "false")
+    if value { putWord(0x6575_7274, length: 4) } else { putWord(0x65_736C_6166, length: 5) }  // true, false
     needsComma = true
+  }
+
+  /// Writes the first `length` (at most 7) bytes of `word`, lowest first (a literal such as
+  /// `true` spelled little-endian), after a comma if one is due: one store of 8 bytes into
+  /// room made once, where copying the literal's bytes cost a call and a `memcpy`.
+  @inline(__always) mutating func putWord(_ word: UInt64, length: Int) {
+    let comma = needsComma ? 1 : 0
+    let p = tail(8 &+ comma)
+    if comma == 1 { p[0] = UInt8(ascii: ",") }
+    UnsafeMutableRawPointer(p + comma).storeBytes(of: word.littleEndian, as: UInt64.self)
+    count &+= comma &+ length
   }
 
   public mutating func int(_ value: Int) {
@@ -263,9 +295,16 @@ public struct JSONWriter: Sendable {
   }
 
   /// Writes `string` quoted and escaped, after a comma if one is due.
-  mutating func writeEscaped(_ string: String) {
-    var string = string
-    string.withUTF8 { writeEscaped($0) }
+  ///
+  /// The bytes are read where they are (`utf8.withContiguousStorageIfAvailable`, which every
+  /// native and small string allows): `withUTF8` needs a `var` copy, which cost a retain and
+  /// a release of the string's storage for every string written.
+  @inline(__always) mutating func writeEscaped(_ string: String) {
+    let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeEscaped($0) }
+    if written == nil {
+      var string = string
+      string.withUTF8 { writeEscaped($0) }
+    }
   }
 
   mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -283,7 +322,7 @@ public struct JSONWriter: Sendable {
     let p = tail(comma &+ index &+ 2)
     if comma == 1 { p[0] = UInt8(ascii: ",") }
     p[comma] = UInt8(ascii: "\"")
-    if let base = utf8.baseAddress, index > 0 { (p + comma + 1).update(from: base, count: index) }
+    if let base = utf8.baseAddress, index > 0 { Self.copy(base, to: p + comma + 1, count: index) }
     if index == count {
       p[comma &+ index &+ 1] = UInt8(ascii: "\"")
       self.count &+= comma &+ index &+ 2

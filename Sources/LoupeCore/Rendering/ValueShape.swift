@@ -50,20 +50,32 @@ public struct ValueShape: Sendable, Hashable {
   }
 
   public func encode(into w: inout JSONWriter) {
+    // Most actions' shape: one enum case at the root, no tuple. Written as one literal.
+    if tuples.isEmpty, enums.count == 1, enums[0].isEmpty {
+      w.separate()
+      w.member(#"{"enums":[""]}"#)
+      w.needsComma = true
+      return
+    }
     w.beginObject()
     if !enums.isEmpty {
       w.key("enums")
-      w.beginArray()
-      for path in enums { w.string(path) }
-      w.endArray()
+      Self.encode(enums, into: &w)
     }
     if !tuples.isEmpty {
       w.key("tuples")
-      w.beginArray()
-      for path in tuples { w.string(path) }
-      w.endArray()
+      Self.encode(tuples, into: &w)
     }
     w.endObject()
+  }
+
+  /// Writes `paths` as an array of strings, read in place (a `for` loop copies each out).
+  private static func encode(_ paths: [String], into w: inout JSONWriter) {
+    w.beginArray()
+    paths.withUnsafeBufferPointer { paths in
+      for index in paths.indices { w.string(paths[index]) }
+    }
+    w.endArray()
   }
 
   /// The shape of a value that is a case and holds no other case or tuple (most actions).

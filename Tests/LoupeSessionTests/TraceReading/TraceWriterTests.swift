@@ -58,6 +58,33 @@ import Testing
     #expect(text == TraceSamples.header.jsonText + "\n" + lines.joined(separator: "\n") + "\n")
   }
 
+  /// A recorded send's two events, as the recorder hands them to the writer (its batch moved
+  /// through `appendPrefix(owned:)`, `source` texts from the writer's table): the exact lines.
+  @Test func aRecordedSendsLinesAreExact() throws {
+    let dir = ScratchDirectory()
+    let path = dir.path("send.loupe")
+    let writer = try TraceWriter(path: path, header: TraceSamples.header)
+    let source = CodeLocation(fileID: "App/Rows.swift", filePath: "/src/App/Rows.swift", line: 31)
+    var batch = [
+      Event(seq: 41, time: 1234.567891, payload: .actionReceived(ActionReceived(
+        store: "RowsFeature#1", action: "RowsFeature.Action.toggle", value: ["toggle": 7], origin: .send, source: source,
+        shape: ValueShape(enums: [""])))),
+      Event(seq: 42, time: 1234.5701, payload: .stateChanged(StateChanged(
+        store: "RowsFeature#1", cause: 41, changes: [
+          Change(path: "rows[id: 7].isDone", op: .replace, old: false, new: true),
+          Change(path: "rows[id: 8]", op: .insert, new: ["id": 8, "t": "é\"\n", "x": nil], index: 3, truncated: true,
+                 newShape: ValueShape(enums: ["", "t"], tuples: ["x"])),
+          Change(path: "note", op: .remove, old: .double(.nan), oldShape: ValueShape(enums: [""])),
+        ], summary: "RowsFeature#1: _rows changed.", origin: .tool, client: "cli"))),
+    ]
+    for _ in 0..<2 { _ = writer.appendPrefix(owned: &batch) }  // the second `source` from the table
+    try writer.close()
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map(String.init)
+    let action = #"{"seq":41,"time":1234.567891,"kind":"action.received","store":"RowsFeature#1","action":"RowsFeature.Action.toggle","value":{"toggle":7},"origin":"send","source":{"file":"App/Rows.swift","line":31,"path":"/src/App/Rows.swift"},"shape":{"enums":[""]}}"#
+    let change = #"{"seq":42,"time":1234.5701,"kind":"state.changed","store":"RowsFeature#1","cause":41,"changes":[{"path":"rows[id: 7].isDone","op":"replace","old":false,"new":true},{"path":"rows[id: 8]","op":"insert","new":{"id":8,"t":"é\"\n","x":null},"index":3,"truncated":true,"newShape":{"enums":["","t"],"tuples":["x"]}},{"path":"note","op":"remove","old":null,"oldShape":{"enums":[""]}}],"summary":"RowsFeature#1: _rows changed.","origin":"tool","client":"cli"}"#
+    #expect(lines == [action, change, action, change])
+  }
+
   @Test func missingDirectoryIsAClearError() {
     #expect(throws: TraceError.cannotOpen(path: "/nonexistent-loupe-dir/t.loupe", reason: "No such file or directory")) {
       _ = try TraceWriter(path: "/nonexistent-loupe-dir/t.loupe", header: TraceSamples.header)
