@@ -82,13 +82,18 @@ public struct JSONWriter: Sendable {
     count &+= 2
   }
 
-  /// Copies `count` bytes: up to 16 by two overlapping loads and stores each of 8, 4 or 1
-  /// bytes (a literal's length is known where this is inlined, so one case remains), more by
-  /// `memcpy`. A call to `memcpy` cost ~25 instructions for a key of 8 bytes.
+  /// Copies `count` bytes: up to 32 by two overlapping loads and stores each of 16, 8, 4 or
+  /// 1 bytes (a literal's length is known where this is inlined, so one case remains), more
+  /// by `memcpy`. A call to `memcpy` cost ~25 instructions for a key of 8 bytes.
   @inline(__always) static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
     let from = UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(target)
-    if count >= 8 && count <= 16 {
+    if count > 16 && count <= 32 {
+      let a = from.loadUnaligned(as: (UInt64, UInt64).self)
+      let b = from.loadUnaligned(fromByteOffset: count &- 16, as: (UInt64, UInt64).self)
+      to.storeBytes(of: a, as: (UInt64, UInt64).self)
+      to.storeBytes(of: b, toByteOffset: count &- 16, as: (UInt64, UInt64).self)
+    } else if count >= 8 && count <= 16 {
       let head = from.loadUnaligned(as: UInt64.self)
       let last = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
       to.storeBytes(of: head, as: UInt64.self)
@@ -314,6 +319,13 @@ public struct JSONWriter: Sendable {
     if let base = utf8.baseAddress {
       while index + 8 <= count, !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
         index += 8
+      }
+      // Fewer than 8 bytes left of a string of 8 or more: the word that ends it (overlapping
+      // the clean words read) says in one step whether they are clean too.
+      if index < count, count >= 8, index &+ 8 > count,
+        !Self.mayNeedEscaping(UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self))
+      {
+        index = count
       }
     }
     while index < count, Self.isPlain(utf8[index]) { index += 1 }
