@@ -107,7 +107,10 @@ public final class TraceWriter: Sendable {
       state.scratch = nil
       state.sources = nil
       scratch.reset()
+      // Nothing below copies `scratch`: its writes need not check that its buffer is unshared.
+      scratch.ownsStorage = isKnownUniquelyReferenced(&scratch.storage)
       defer {
+        scratch.ownsStorage = false
         // A huge event grew the buffer: let it go rather than keep it for good.
         if scratch.storage.capacity > Self.writeChunk * 4 { scratch = JSONWriter(capacity: 4096) }
         state.scratch = scratch
