@@ -20,6 +20,21 @@ import TestSupport
     }
   }
 
+  /// Long clean runs with an odd byte here and there: every place a 16-byte or 8-byte step,
+  /// or the overlapping last step, can meet one.
+  @Test func longStringsEscapedAsByteByByte() {
+    var generator = SplitMix64(seed: 61)
+    let odd: [String] = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "🙂", "\u{7F}"]
+    for _ in 0..<20_000 {
+      let length = Int.random(in: 0...100, using: &generator)
+      var text = ""
+      while text.utf8.count < length {
+        text += Int.random(in: 0..<40, using: &generator) == 0 ? odd.randomElement(using: &generator)! : "x"
+      }
+      #expect(JSON.string(text).jsonText == EncodingExactnessTests.escapedByteByByte(text))
+    }
+  }
+
   @Test func literalsAfterAndWithoutComma() {
     var writer = JSONWriter(capacity: 1)
     writer.beginArray()
