@@ -44,6 +44,11 @@ struct PathStack {
   /// The text of the whole path.
   var text: String { tracksText ? texts[texts.count - 1] : StatePath(components).description }
 
+  /// ``text``, found in `cache` when it was made before (when no prefix texts are kept).
+  func text(using cache: PathTexts) -> String {
+    tracksText ? texts[texts.count - 1] : cache.text(of: components)
+  }
+
   /// The text of the first `count` components.
   func text(prefix count: Int) -> String {
     tracksText ? texts[count] : StatePath(Array(components.prefix(count))).description

@@ -14,7 +14,7 @@ extension RuntimeBase {
     if root.longestChildPath == 0 && newNodes.isEmpty {
       // No child stores: every change is the root's, at the path it has, and the summary needs
       // only each path's first component.
-      let (changes, firsts) = StateDiff.diffWithFirstComponents(old, new, options: context.options, shapes: true)
+      let (changes, firsts) = StateDiff.diffWithFirstComponents(old, new, options: context.options, shapes: true, pathTexts: pathTexts)
       guard !changes.isEmpty else { return 0 }
       let bytes = EventMemory.size(of: changes)
       bus.emit(.stateChanged(StateChanged(
@@ -25,7 +25,7 @@ extension RuntimeBase {
       return bytes
     }
     // The differ hands each change's path over as components too: nothing is parsed back.
-    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true)
+    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true, pathTexts: pathTexts)
     let bytes = changes.isEmpty ? 0 : EventMemory.size(of: changes)
     var groups: [ObjectIdentifier: StoreChanges] = [:]
     for (change, path) in zip(changes, paths) {
