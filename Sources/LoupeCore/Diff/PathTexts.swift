@@ -9,6 +9,10 @@
 /// `==` to those asked for, so a text is always the one ``StatePath`` writes. Paths of more
 /// than ``maxComponents`` components are written each time.
 ///
+/// It also keeps the two buffers a diff fills as it walks, for the next diff: the path's
+/// components (``PathStack``) and the changes' first components (what the summary line is
+/// made of), which were two allocations and two frees per recorded action.
+///
 /// Not thread-safe: one runtime's diffs use it, one at a time (on the main actor).
 package final class PathTexts {
   static let slots = 64
@@ -20,7 +24,39 @@ package final class PathTexts {
   @exclusivity(unchecked) private var keys: [[StatePath.Component]?] = []
   @exclusivity(unchecked) private var texts: [String] = []
 
+  @exclusivity(unchecked) private var spareComponents: [StatePath.Component] = []
+  @exclusivity(unchecked) private var spareFirsts: [StatePath.Component?] = []
+
   package init() {}
+
+  /// The components buffer the last diff gave back, emptied (its capacity kept).
+  func takeComponents() -> [StatePath.Component] {
+    var buffer: [StatePath.Component] = []
+    swap(&buffer, &spareComponents)
+    Self.empty(&buffer)
+    return buffer
+  }
+
+  func giveBack(components: consuming [StatePath.Component]) { spareComponents = components }
+
+  /// The first-components buffer the last diff's caller gave back, emptied.
+  package func takeFirsts() -> [StatePath.Component?] {
+    var buffer: [StatePath.Component?] = []
+    swap(&buffer, &spareFirsts)
+    Self.empty(&buffer)
+    return buffer
+  }
+
+  /// Removes every element, keeping the capacity: one `removeLast()` at a time for the
+  /// few a diff leaves (`removeAll(keepingCapacity:)` costs ~100–230 instructions even then).
+  static func empty<T>(_ buffer: inout [T]) {
+    guard buffer.count <= 16 else { return buffer.removeAll(keepingCapacity: true) }
+    while !buffer.isEmpty { buffer.removeLast() }
+  }
+
+  /// Keeps `firsts` (from ``StateDiff/diffWithFirstComponents(_:_:options:shapes:pathTexts:)``,
+  /// once read) for the next diff.
+  package func giveBack(firsts: consuming [StatePath.Component?]) { spareFirsts = firsts }
 
   /// `StatePath(components).description`.
   func text(of components: [StatePath.Component]) -> String {

@@ -80,8 +80,13 @@ public enum StateDiff {
   ) -> (changes: [Change], paths: [StatePath]?, firsts: [StatePath.Component?]?) {
     var differ = Differ(options: options, at: base, keepsPaths: keepsPaths, keepsFirsts: keepsFirsts)
     differ.collectsShapes = shapes
-    differ.pathTexts = pathTexts
+    if let pathTexts {
+      differ.pathTexts = pathTexts
+      differ.path.adopt(pathTexts.takeComponents())
+      if keepsFirsts { differ.firsts = pathTexts.takeFirsts() }
+    }
     walk(old, new, &differ)
+    pathTexts?.giveBack(components: differ.path.takeBuffer())
     if differ.isExhausted {
       // More values to visit than a rendering may hold (shared instances make a state a DAG
       // that renders — and diffs — every path to them): one replace of the capped renderings.
