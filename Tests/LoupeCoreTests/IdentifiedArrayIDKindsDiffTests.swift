@@ -43,9 +43,10 @@ import TestSupport
     try Self.check(seed: 4) { HiddenIDRow(key: $0) } edit: { row, _ in row.count -= 1 }
   }
 
-  /// 400 rounds: arrays of 0 to 60 elements (small up to 32, paged past it) edited in place at
-  /// 1 to 4 elements, sometimes grown or shrunk (then the ids differ and the diff takes the
-  /// path by id); each diff compared both ways with the plain diff, at no cap and at a cap of 8.
+  /// 400 rounds: arrays drifting between ~6 and ~50 elements (small up to 32, paged past it)
+  /// edited in place at 1 to 4 elements, half the rounds also grown or shrunk (then the ids
+  /// differ and the diff takes the path by id); each diff compared both ways with the plain
+  /// diff, at no cap and at a cap of 8.
   private static func check<Row: Equatable & Identifiable>(
     seed: UInt64, make: (Int) -> Row, edit: (inout Row, inout SplitMix64) -> Void
   ) throws where Row.ID: Hashable {
@@ -56,12 +57,15 @@ import TestSupport
     for round in 0..<400 {
       let before = array
       let target = (round / 50) % 2 == 0 ? 50 : 6
-      if Int.random(in: 0..<4, using: &rng) == 0 {
-        if array.count < target {
-          array.insert(make(next), at: Int.random(in: 0...array.count, using: &rng))
-          next += 1
-        } else if !array.isEmpty {
-          array.remove(at: Int.random(in: 0..<array.count, using: &rng))
+      // Half the rounds grow or shrink the array toward the target (then the ids differ).
+      if Bool.random(using: &rng) {
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+          if array.count < target {
+            array.insert(make(next), at: Int.random(in: 0...array.count, using: &rng))
+            next += 1
+          } else if !array.isEmpty {
+            array.remove(at: Int.random(in: 0..<array.count, using: &rng))
+          }
         }
       }
       if !array.isEmpty {
