@@ -64,66 +64,6 @@ extension Differ {
     return withinLimit ? positions : nil
   }
 
-  /// Loupe's identified arrays, compared by the chunks and pages of their storage: those that
-  /// are the very same reference in both hold the same elements and are not looked into, so
-  /// the cost follows what the action wrote, not the array's length. With the ids in the same
-  /// order, only the chunks that differ are walked; otherwise (inserts, removals, moves) the
-  /// elements both hold in the same chunks at the start and at the end are left out and the
-  /// rest is diffed by id (``diffIdentified(oldIDs:newIDs:count:old:new:)``).
-  mutating func diffIdentifiedArrays<ID, E>(_ old: IdentifiedArray<ID, E>, _ new: IdentifiedArray<ID, E>) {
-    withUnsafePointer(to: old) { old in withUnsafePointer(to: new) { new in diffIdentifiedArrays(at: old, new) } }
-  }
-
-  /// ``diffIdentifiedArrays(_:_:)`` of two arrays read where they lie (this runs unspecialized:
-  /// a copy of each array would cost its three members' copies and their types' metadata).
-  mutating func diffIdentifiedArrays<ID, E>(at old: UnsafePointer<IdentifiedArray<ID, E>>, _ new: UnsafePointer<IdentifiedArray<ID, E>>) {
-    // Each member read once: every access through the pointers would copy it (retains).
-    let (oldStorage, newStorage) = (old.pointee._storage, new.pointee._storage)
-    // The same id buffer: the same ids in the same order (an array is one reference).
-    let sameOrder = unsafeBitCast(old.pointee._ids, to: UInt.self) == unsafeBitCast(new.pointee._ids, to: UInt.self)
-    if sameOrder, oldStorage.isIdentical(to: newStorage) { return }
-    if old.pointee._ids.count == 0 && new.pointee._ids.count == 0 { return }
-    let info = TypeInfo.of(E.self)
-    // A struct with a stored `id` of the id's type shows it; anything else is checked on an element.
-    if !info.hasIDField(of: ID.self) {
-      let sample = old.pointee._ids.isEmpty ? newStorage.run(0..<1)[0] : oldStorage.run(0..<1)[0]
-      guard showsID(sample, id: old.pointee._ids.first ?? new.pointee._ids[0]) else {
-        diffPositional(old.pointee.elements, new.pointee.elements)
-        return
-      }
-    }
-    if sameOrder || old.pointee._ids == new.pointee._ids, let ranges = oldStorage.differingRanges(from: newStorage) {
-      // Elements compared where they lie in the chunks that differ: those with the same bytes
-      // are skipped unread, the others diffed in place (their own `==` is asked there).
-      let stride = MemoryLayout<E>.stride
-      for range in ranges {
-        let a = oldStorage.run(range)
-        let b = newStorage.run(range)
-        a.withUnsafeBytes { a in
-          b.withUnsafeBytes { b in
-            // No size: no bytes to differ.
-            guard let a = a.baseAddress, let b = b.baseAddress else { return }
-            for offset in 0..<range.count {
-              let (pa, pb) = (a + offset * stride, b + offset * stride)
-              if info.sameBytes(pa, pb) { continue }
-              let position = range.lowerBound + offset
-              push(.id(Renderer.renderKey(typed: old.pointee._ids[position], options: options)))
-              diff(at: pa, pb, info, position: position)
-              pop()
-            }
-          }
-        }
-      }
-      return
-    }
-    let (prefix, suffix) = oldStorage.sharedEnds(with: newStorage)
-    let oldMiddle = oldStorage.elements(in: prefix..<(old.pointee.count - suffix))
-    let newMiddle = newStorage.elements(in: prefix..<(new.pointee.count - suffix))
-    diffIdentified(
-      oldIDs: old.pointee._ids[prefix..<(old.pointee.count - suffix)], newIDs: new.pointee._ids[prefix..<(new.pointee.count - suffix)],
-      count: max(old.pointee.count, new.pointee.count), old: { oldMiddle[$0 - prefix] }, new: { newMiddle[$0 - prefix] })
-  }
-
   /// The entries whose values differ between two dictionaries with the same keys, found by
   /// walking both in step — which works when one is a copy of the other with values changed
   /// (the same buckets in the same order), and needs no hashing. `nil` when the walks do not
@@ -145,7 +85,7 @@ extension Differ {
 
   /// Whether `element` renders its id as an `id` member equal to `id`'s rendering, so that
   /// a reader can find `[id: X]` in the rendered array.
-  private func showsID(_ element: Any, id: Any) -> Bool {
+  func showsID(_ element: Any, id: Any) -> Bool {
     let info = TypeInfo.of(type(of: element))
     guard info.kind == .struct || info.kind == .class, !info.isBuiltin, !info.isRedacted, !info.isCustom else { return false }
     // A struct's `id` field is loaded alone from its memory, with no other field boxed.

@@ -40,6 +40,9 @@ struct Differ {
   var collectsShapes = false
   /// The shapes of the last renderings of each side, until a change takes them.
   var pendingShapes: (old: ValueShape?, new: ValueShape?) = (nil, nil)
+  /// Where changes' path texts are found when made before (a store's runtime keeps one
+  /// across actions); `nil`: each is written.
+  var pathTexts: PathTexts?
 
   var isRedactedHere: Bool { redacting && options.redactedPaths.anyMatches(path.text) }
 
@@ -88,7 +91,7 @@ struct Differ {
     // it cost more than the rest of recording it.
     changes.append(
       Change(
-        path: path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0, oldShape: shapes.old,
+        path: pathTexts.map { path.text(using: $0) } ?? path.text, op: op, old: old, new: new, index: index, truncated: truncated || cuts > 0, oldShape: shapes.old,
         newShape: shapes.new))
     paths?.append(path.path)
     firsts?.append(path.components.first)

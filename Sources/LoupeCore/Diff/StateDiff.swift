@@ -58,28 +58,35 @@ public enum StateDiff {
   /// path of `changes[i]`): the store assigns changes to the stores that own their paths
   /// and summarizes them without parsing the text back.
   package static func diffWithPaths<Value>(
-    _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false
+    _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false, pathTexts: PathTexts? = nil
   ) -> (changes: [Change], paths: [StatePath]) {
-    let (changes, paths, _) = diff(old, new, at: .root, options: options, keepsPaths: true, shapes: shapes)
+    let (changes, paths, _) = diff(old, new, at: .root, options: options, keepsPaths: true, shapes: shapes, pathTexts: pathTexts)
     return (changes, paths ?? [])
   }
 
   /// ``diffWithPaths(_:_:options:shapes:)`` with only the first component of each path
   /// (`nil` for the root): all a store with no child stores needs to summarize its changes.
   package static func diffWithFirstComponents<Value>(
-    _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false
+    _ old: Value, _ new: Value, options: RenderOptions, shapes: Bool = false, pathTexts: PathTexts? = nil
   ) -> (changes: [Change], firsts: [StatePath.Component?]) {
-    let (changes, _, firsts) = diff(old, new, at: .root, options: options, keepsPaths: false, keepsFirsts: true, shapes: shapes)
+    let (changes, _, firsts) = diff(
+      old, new, at: .root, options: options, keepsPaths: false, keepsFirsts: true, shapes: shapes, pathTexts: pathTexts)
     return (changes, firsts ?? [])
   }
 
   private static func diff<Value>(
     _ old: Value, _ new: Value, at base: StatePath, options: RenderOptions, keepsPaths: Bool, keepsFirsts: Bool = false,
-    shapes: Bool = false
+    shapes: Bool = false, pathTexts: PathTexts? = nil
   ) -> (changes: [Change], paths: [StatePath]?, firsts: [StatePath.Component?]?) {
     var differ = Differ(options: options, at: base, keepsPaths: keepsPaths, keepsFirsts: keepsFirsts)
     differ.collectsShapes = shapes
+    if let pathTexts {
+      differ.pathTexts = pathTexts
+      differ.path.adopt(pathTexts.takeComponents())
+      if keepsFirsts { differ.firsts = pathTexts.takeFirsts() }
+    }
     walk(old, new, &differ)
+    pathTexts?.giveBack(components: differ.path.takeBuffer())
     if differ.isExhausted {
       // More values to visit than a rendering may hold (shared instances make a state a DAG
       // that renders — and diffs — every path to them): one replace of the capped renderings.

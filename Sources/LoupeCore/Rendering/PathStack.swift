@@ -25,6 +25,22 @@ struct PathStack {
 
   var count: Int { components.count }
 
+  /// Takes `buffer`'s storage (emptied, as ``PathTexts/takeComponents()`` gives it) for the
+  /// components, when no prefix texts are kept: the walk's pushes then allocate nothing.
+  mutating func adopt(_ buffer: consuming [StatePath.Component]) {
+    guard !tracksText, buffer.capacity >= components.count + 8 else { return }
+    buffer.append(contentsOf: components)
+    components = buffer
+  }
+
+  /// Gives the components' storage away (emptied), for the next walk.
+  mutating func takeBuffer() -> [StatePath.Component] {
+    var buffer: [StatePath.Component] = []
+    swap(&buffer, &components)
+    PathTexts.empty(&buffer)
+    return buffer
+  }
+
   mutating func push(_ component: StatePath.Component) {
     // Room for a typical depth at once, not grown one step at a time.
     if components.capacity == components.count { components.reserveCapacity(max(8, components.count * 2)) }
@@ -43,6 +59,11 @@ struct PathStack {
 
   /// The text of the whole path.
   var text: String { tracksText ? texts[texts.count - 1] : StatePath(components).description }
+
+  /// ``text``, found in `cache` when it was made before (when no prefix texts are kept).
+  func text(using cache: PathTexts) -> String {
+    tracksText ? texts[texts.count - 1] : cache.text(of: components)
+  }
 
   /// The text of the first `count` components.
   func text(prefix count: Int) -> String {

@@ -20,6 +20,8 @@ class RuntimeBase {
   var snapshots = SnapshotSchedule()
   /// The root's last `state.changed` summary, reused while its actions change the same fields.
   var rootSummaries = ChangeSummary.LineCache()
+  /// The texts of the paths this store's changes were recorded at lately (``PathTexts``).
+  let pathTexts = PathTexts()
   /// While a tool's action is sent (``sendingAsTool(_:_:)``): the tool's name.
   var toolClient: String?
   /// The `action.received` seq of the last action a tool sent.

@@ -14,18 +14,21 @@ extension RuntimeBase {
     if root.longestChildPath == 0 && newNodes.isEmpty {
       // No child stores: every change is the root's, at the path it has, and the summary needs
       // only each path's first component.
-      let (changes, firsts) = StateDiff.diffWithFirstComponents(old, new, options: context.options, shapes: true)
-      guard !changes.isEmpty else { return 0 }
+      let (changes, firsts) = StateDiff.diffWithFirstComponents(old, new, options: context.options, shapes: true, pathTexts: pathTexts)
+      guard !changes.isEmpty else {
+        pathTexts.giveBack(firsts: firsts)
+        return 0
+      }
       let bytes = EventMemory.size(of: changes)
+      let summary = ChangeSummary.line(store: root.id, firstComponents: firsts, newIdentity: root.isNewIdentity, cache: &rootSummaries)
+      pathTexts.giveBack(firsts: firsts)
       bus.emit(.stateChanged(StateChanged(
-        store: root.id, cause: context.cause(for: root), changes: changes,
-        summary: ChangeSummary.line(
-          store: root.id, firstComponents: firsts, newIdentity: root.isNewIdentity, cache: &rootSummaries),
+        store: root.id, cause: context.cause(for: root), changes: changes, summary: summary,
         origin: context.toolClient == nil ? nil : .tool, client: context.toolClient)))
       return bytes
     }
     // The differ hands each change's path over as components too: nothing is parsed back.
-    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true)
+    let (changes, paths) = StateDiff.diffWithPaths(old, new, options: context.options, shapes: true, pathTexts: pathTexts)
     let bytes = changes.isEmpty ? 0 : EventMemory.size(of: changes)
     var groups: [ObjectIdentifier: StoreChanges] = [:]
     for (change, path) in zip(changes, paths) {
