@@ -141,7 +141,7 @@ package struct TraceSeek {
   }
 
   /// The start of the line holding the byte at `offset`, when it is near (a prefix is short).
-  private func lineStart(before offset: Int, chunk: [UInt8], chunkStart: Int) -> Int? {
+  func lineStart(before offset: Int, chunk: [UInt8], chunkStart: Int) -> Int? {
     let limit = 4096
     var at = offset - 1
     while at >= eventsStart, offset - at <= limit {
