@@ -39,9 +39,9 @@ package final class ScopeFocus {
   /// The focused store's id, and its scope path in its root's state.
   package let store: String
   let scope: [StatePath.Component]
-  private var reaches: [[UInt8]: Reach] = [:]
-  private var lastStore: [UInt8] = []
-  private var lastReach = Reach.reaches
+  /// Reaches already worked out, by a hash of the store id's bytes (FNV-1a: a line's store is
+  /// looked up without making an array or a string of it).
+  private var reaches: [UInt64: (store: [UInt8], reach: Reach)] = [:]
 
   /// `nil` for a root store (every change reaches it) or a store id whose scope does not parse.
   package init?(store: String) {
@@ -52,20 +52,20 @@ package final class ScopeFocus {
 
   /// Where the changes of the store whose id is the UTF-8 `bytes` land.
   package func reach(ofStore bytes: UnsafeBufferPointer<UInt8>) -> Reach {
-    if lastStore.elementsEqual(bytes) { return lastReach }
-    let key = Array(bytes)
-    let reach: Reach
-    if let known = reaches[key] {
-      reach = known
-    } else {
-      let text = String(decoding: bytes, as: UTF8.self)
-      // Bytes that are not UTF-8 are read otherwise by the decoder: never left out.
-      reach = text.utf8.elementsEqual(bytes) ? self.reach(ofStore: text) : .reaches
-      if reaches.count >= 4_096 { reaches.removeAll(keepingCapacity: true) }
-      reaches[key] = reach
-    }
-    (lastStore, lastReach) = (key, reach)
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    if let known = reaches[hash], Self.same(known.store, bytes) { return known.reach }
+    let text = String(decoding: bytes, as: UTF8.self)
+    // Bytes that are not UTF-8 are read otherwise by the decoder: never left out.
+    let reach = text.utf8.elementsEqual(bytes) ? self.reach(ofStore: text) : .reaches
+    if reaches.count >= 4_096 { reaches.removeAll(keepingCapacity: true) }
+    // Of two ids with one hash, the first is kept (the other is worked out each time).
+    if reaches[hash] == nil { reaches[hash] = (Array(bytes), reach) }
     return reach
+  }
+
+  private static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    a.count == b.count && a.withUnsafeBufferPointer { a in a.isEmpty || LibC.memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
   }
 
   /// Where the changes of `other` land.
