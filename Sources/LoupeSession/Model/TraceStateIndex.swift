@@ -280,19 +280,5 @@ public final class TraceStateIndex {
   }
 
   /// The shape of the snapshot read back last (a rebuild reads it, a shape query follows).
-  private var lastSnapshotShape: (position: Int, shape: ValueShape?)?
-
-  func event(at position: Int) -> Event? {
-    // Mostly `state.changed` lines: decoded the short way (the same event).
-    let bytes: [UInt8]
-    if let lastLine, lastLine.position == position {
-      bytes = lastLine.bytes
-    } else {
-      bytes = file.read(offset: offsets[position], length: Int(lengths[position]))
-    }
-    lastLine = nil
-    let event = try? Event.decoded(jsonText: bytes)
-    if let event, let snapshot = StateRebuilder.snapshot(in: event) { lastSnapshotShape = (position, snapshot.shape) }
-    return event
-  }
+  var lastSnapshotShape: (position: Int, shape: ValueShape?)?
 }

@@ -1,6 +1,23 @@
 import LoupeCore
 
+/// Reading the state events back: each decoded (``event(at:)``), or, for a rebuild focused on
+/// one store, the changes that land beside it only skimmed (``focusedState(_:at:_:)``).
 extension TraceStateIndex {
+  /// The event at `position`, decoded (from the line a focused rebuild skimmed last, when it is that one).
+  func event(at position: Int) -> Event? {
+    // Mostly `state.changed` lines: decoded the short way (the same event).
+    let bytes: [UInt8]
+    if let lastLine, lastLine.position == position {
+      bytes = lastLine.bytes
+    } else {
+      bytes = file.read(offset: offsets[position], length: Int(lengths[position]))
+    }
+    lastLine = nil
+    let event = try? Event.decoded(jsonText: bytes)
+    if let event, let snapshot = StateRebuilder.snapshot(in: event) { lastSnapshotShape = (position, snapshot.shape) }
+    return event
+  }
+
   /// The state of root store `rootID` right after the event at `position`, right at least
   /// for `focus`'s store: the changes that land beside its scope are left out
   /// (``ScopeFocus``). `nil` when a change read may rename an element on the scope's way
