@@ -94,6 +94,8 @@ struct StateCommand: Command {
     } catch {
       throw CommandFailure(error.message)
     }
+    // One store's state, once: changes that land beside it need not be applied.
+    states.focusesOnEachStore = stores.count == 1
     if format == .json && stores.count > 1 {
       throw CommandFailure(
         "'\(store.pattern)' matches \(stores.count) stores alive right after #\(seq) (\(StateQuery.list(stores))): "

@@ -90,7 +90,16 @@ package struct StateIndex {
 
   /// The state of root store `rootID` right after the event at `index`; `nil` when nothing of
   /// it is known by then. `event` reads an event back by its position (`nil`: unreadable).
-  mutating package func rootState(_ rootID: String, at index: Int, event: (Int) -> Event?) -> RebuiltState? {
+  ///
+  /// `leavingOut`, given a change's position, the state so far and the ids of its identified
+  /// arrays, says whether the change cannot reach the part of the state the caller wants
+  /// (``ScopeFocus``); it is asked only
+  /// while rebuilding without a snapshot (the state is approximate anyway). A state that left
+  /// a change out is right only for that part: it is neither kept as the latest nor packed as
+  /// a checkpoint.
+  mutating package func rootState(
+    _ rootID: String, at index: Int, leavingOut: ((Int, JSON, IDDirectory) -> Bool)? = nil, event: (Int) -> Event?
+  ) -> RebuiltState? {
     guard let root = roots[rootID] else { return nil }
     let snapshot = Self.lastPosition(in: root.snapshots, atOrBefore: index)
     let base = snapshot ?? -1
@@ -119,6 +128,8 @@ package struct StateIndex {
       applied = 0
     }
     var spacing = root.spacing
+    let leavingOut = snapshot == nil ? leavingOut : nil
+    var leftOut = false
     // The changes' positions, decoded a run at a time.
     var positions: [Int] = []
     var positionsStart = applied
@@ -127,7 +138,10 @@ package struct StateIndex {
         positionsStart = applied
         positions = root.changes.positions(in: applied..<min(end, applied + 1_024))
       }
-      if case .stateChanged(let e)? = event(positions[applied - positionsStart])?.payload {
+      let position = positions[applied - positionsStart]
+      if let leavingOut, leavingOut(position, state.value, directory) {
+        leftOut = true
+      } else if case .stateChanged(let e)? = event(position)?.payload {
         StateRebuilder.applyChanges(
           of: e, under: scopePath(of: e.store), to: &state.value, approximate: &state.approximate, shape: &state.shape,
           placing: snapshot == nil, directory: directory, paths: paths)
@@ -135,11 +149,11 @@ package struct StateIndex {
         state.approximate = true  // a change that could not be read back
       }
       applied += 1
-      if applied % spacing == 0 {
+      if applied % spacing == 0, !leftOut {
         spacing = remember(rootID, base: base, applied: applied, state)
       }
     }
-    latest = Latest(root: rootID, base: base, applied: applied, state: state, directory: directory)
+    if !leftOut { latest = Latest(root: rootID, base: base, applied: applied, state: state, directory: directory) }
     return state
   }
 

@@ -20,7 +20,9 @@ extension TraceStateIndex {
   /// - a line read while bisecting does not start the way Loupe writes events, or the `seq`s
   ///   read go back (lines not in `seq` order); only the lines read are checked;
   /// - the root has no `state.snapshot` by then (a trace from before snapshots, or with
-  ///   them turned off).
+  ///   them turned off), or it had a `state.changed` (of it or a scoped store) before its first
+  ///   one in the trace's first megabyte (``TraceSeek/changesBeforeSnapshot(of:window:)``:
+  ///   such a trace is read through without searching it backwards first).
   /// Damage (malformed lines, a cut-short end) is reported only for the part read.
   public static func seeking(tracePath: String, store: String, through: Int?) throws(TraceError) -> TraceStateIndex? {
     try seeking(tracePath: tracePath, store: store, through: through, chunkSize: 4 << 20)
@@ -44,6 +46,8 @@ extension TraceStateIndex {
     } else {
       end = seek.size
     }
+    // A root changed before any snapshot of it has none to seek from.
+    if seek.changesBeforeSnapshot(of: rootBytes) { return nil }
     // The root's last snapshot before the moment's end.
     let quote = UInt8(ascii: "\"")
     let snapshotNeedle = Array(#""kind":"state.snapshot","store":""#.utf8) + rootBytes + [quote]

@@ -36,12 +36,12 @@ public final class TraceStateIndex {
   /// Whether the pass read the whole trace (`false` when it stopped after `through`).
   public private(set) var isComplete = true
 
-  private let file: TraceLineFile
+  let file: TraceLineFile
   // The state events, in order; their positions are what `index` holds.
   private var seqs: [Int] = []
-  private var offsets: [Int] = []
-  private var lengths: [Int32] = []
-  private var index = StateIndex()
+  private(set) var offsets: [Int] = []
+  private(set) var lengths: [Int32] = []
+  var index = StateIndex()
   private var lifetimes = StoreLifetimes()
   /// Store ids in order of first appearance.
   public private(set) var stores: [String] = []
@@ -225,9 +225,29 @@ public final class TraceStateIndex {
   public func state(of store: String, atSeq seq: Int) -> RebuiltState? {
     let position = StateIndex.firstPosition(in: seqs, after: seq) - 1
     guard position >= 0 else { return nil }
-    let root = index.rootState(StateRebuilder.rootStore(of: store), at: position) { self.event(at: $0) }
+    let rootID = StateRebuilder.rootStore(of: store)
+    let root: RebuiltState?
+    if focusesOnEachStore, let focus = ScopeFocus(store: store), let focused = focusedState(rootID, at: position, focus) {
+      root = focused
+    } else {
+      root = index.rootState(rootID, at: position) { self.event(at: $0) }
+    }
     return root.flatMap { StateRebuilder.scoped($0, store: store) }
   }
+
+  /// Set when each state is asked for once, for itself (`loupe state` about one store): a
+  /// scoped store's state rebuilt without a snapshot then leaves out the changes of other
+  /// stores that land beside its scope (``ScopeFocus``), reading only their `store` and
+  /// paths; the root's state it rebuilt is kept neither whole nor as checkpoints.
+  package var focusesOnEachStore = false
+  /// How many changes were left out so.
+  package internal(set) var changesLeftOut = 0
+  /// Set while a focused rebuild reads a change that may rename an element on its way.
+  var focusBroken = false
+  /// The paths of the line skimmed last (kept to reuse their storage).
+  var skimmedPaths: [Range<Int>] = []
+  /// The line read last, by position: a change not left out is decoded from it.
+  var lastLine: (position: Int, bytes: [UInt8])?
 
   /// The `seq` of the snapshot that a state of `store` right after `seq` starts from.
   public func snapshotSeq(of store: String, atOrBeforeSeq seq: Int) -> Int? {
@@ -260,12 +280,5 @@ public final class TraceStateIndex {
   }
 
   /// The shape of the snapshot read back last (a rebuild reads it, a shape query follows).
-  private var lastSnapshotShape: (position: Int, shape: ValueShape?)?
-
-  private func event(at position: Int) -> Event? {
-    // Mostly `state.changed` lines: decoded the short way (the same event).
-    let event = try? Event.decoded(jsonText: file.read(offset: offsets[position], length: Int(lengths[position])))
-    if let event, let snapshot = StateRebuilder.snapshot(in: event) { lastSnapshotShape = (position, snapshot.shape) }
-    return event
-  }
+  var lastSnapshotShape: (position: Int, shape: ValueShape?)?
 }
