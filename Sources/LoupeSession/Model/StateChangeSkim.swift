@@ -88,23 +88,14 @@ package struct StateChangeSkim {
   }
 
   /// A member name: ASCII, no escapes.
-  private mutating func name() -> Range<Int>? {
-    guard take(UInt8(ascii: "\"")) else { return nil }
-    let start = i
-    while i < bytes.count {
-      let byte = bytes[i]
-      if byte == UInt8(ascii: "\"") {
-        i += 1
-        return start..<(i - 1)
-      }
-      guard byte != UInt8(ascii: "\\"), byte < 0x80 else { return nil }
-      i += 1
-    }
-    return nil
-  }
+  private mutating func name() -> Range<Int>? { quoted(asciiOnly: true) }
 
   /// A string value without escapes: its bytes' range.
-  private mutating func plainString() -> Range<Int>? {
+  private mutating func plainString() -> Range<Int>? { quoted(asciiOnly: false) }
+
+  /// A quoted string without escapes (and, with `asciiOnly`, without bytes past ASCII): the
+  /// range of the bytes between its quotes; `nil` for anything else.
+  private mutating func quoted(asciiOnly: Bool) -> Range<Int>? {
     guard take(UInt8(ascii: "\"")) else { return nil }
     let start = i
     while i < bytes.count {
@@ -113,7 +104,7 @@ package struct StateChangeSkim {
         i += 1
         return start..<(i - 1)
       }
-      guard byte != UInt8(ascii: "\\") else { return nil }
+      guard byte != UInt8(ascii: "\\"), !asciiOnly || byte < 0x80 else { return nil }
       i += 1
     }
     return nil
