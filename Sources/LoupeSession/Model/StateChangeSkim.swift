@@ -10,10 +10,9 @@
 /// `oldShape` (a shape merged anywhere is kept). Of a well-formed line it reads what the
 /// decoder reads; a malformed line may be read, but the decoder would not apply it either.
 package struct StateChangeSkim {
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var i = 0
+  private var cursor: JSONLineCursor
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONLineCursor(bytes) }
 
   /// The range of the `store` string's bytes in `line`, the ranges of the `path` strings'
   /// bytes in `paths` (emptied first); `nil` when the line does not read plainly.
@@ -70,22 +69,9 @@ package struct StateChangeSkim {
     return take(UInt8(ascii: "]"))
   }
 
-  private mutating func skipWhitespace() {
-    while i < bytes.count {
-      switch bytes[i] {
-      case 0x20, 0x09, 0x0A, 0x0D: i += 1
-      default: return
-      }
-    }
-  }
+  private mutating func take(_ byte: UInt8) -> Bool { cursor.take(byte) }
 
-  /// Takes `byte` (after any whitespace) if it comes next.
-  private mutating func take(_ byte: UInt8) -> Bool {
-    skipWhitespace()
-    guard i < bytes.count, bytes[i] == byte else { return false }
-    i += 1
-    return true
-  }
+  private func equal(_ range: Range<Int>, _ text: StaticString) -> Bool { cursor.equal(range, text) }
 
   /// A member name: ASCII, no escapes.
   private mutating func name() -> Range<Int>? { quoted(asciiOnly: true) }
@@ -96,78 +82,15 @@ package struct StateChangeSkim {
   /// A quoted string without escapes (and, with `asciiOnly`, without bytes past ASCII): the
   /// range of the bytes between its quotes; `nil` for anything else.
   private mutating func quoted(asciiOnly: Bool) -> Range<Int>? {
-    guard take(UInt8(ascii: "\"")) else { return nil }
-    let start = i
-    while i < bytes.count {
-      let byte = bytes[i]
-      if byte == UInt8(ascii: "\"") {
-        i += 1
-        return start..<(i - 1)
-      }
-      guard byte != UInt8(ascii: "\\"), !asciiOnly || byte < 0x80 else { return nil }
-      i += 1
-    }
-    return nil
+    cursor.skipWhitespace()
+    guard cursor.peek == UInt8(ascii: "\""), let string = cursor.string(), !string.escaped else { return nil }
+    if asciiOnly, string.range.contains(where: { cursor.bytes[$0] >= 0x80 }) { return nil }
+    return string.range
   }
 
-  /// Steps over a value; `false` at the end of the bytes.
+  /// Steps over a value; `false` when the bytes are not shaped like one.
   private mutating func skipValue() -> Bool {
-    skipWhitespace()
-    guard i < bytes.count else { return false }
-    switch bytes[i] {
-    case UInt8(ascii: "\""):
-      return skipString()
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      var depth = 0
-      while i < bytes.count {
-        switch bytes[i] {
-        case UInt8(ascii: "\""):
-          guard skipString() else { return false }
-          continue
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          depth -= 1
-          if depth == 0 {
-            i += 1
-            return true
-          }
-        default: break
-        }
-        i += 1
-      }
-      return false
-    default:
-      // A number or a literal: up to the next delimiter.
-      let start = i
-      while i < bytes.count {
-        switch bytes[i] {
-        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return i > start
-        default: i += 1
-        }
-      }
-      return false
-    }
-  }
-
-  /// Steps over a string (escapes and all), from its opening quote.
-  private mutating func skipString() -> Bool {
-    i += 1
-    while i < bytes.count {
-      switch bytes[i] {
-      case UInt8(ascii: "\\"): i += 2
-      case UInt8(ascii: "\""):
-        i += 1
-        return true
-      default: i += 1
-      }
-    }
-    return false
-  }
-
-  private func equal(_ range: Range<Int>, _ text: StaticString) -> Bool {
-    guard range.count == text.utf8CodeUnitCount else { return false }
-    let wanted = text.utf8Start
-    for offset in 0..<range.count where bytes[range.lowerBound + offset] != wanted[offset] { return false }
-    return true
+    cursor.skipWhitespace()
+    return cursor.skipValue() != nil
   }
 }

@@ -18,10 +18,9 @@ package struct EventLineSkim {
     package var action: Bool
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var i = 0
+  private var cursor: JSONLineCursor
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONLineCursor(bytes) }
 
   /// The line's `kind` (a plain string's range) and, when needed, its `store` and `action`
   /// (``EventLineScanner/Member/absent`` when the object has none), or `nil`.
@@ -39,21 +38,10 @@ package struct EventLineSkim {
     return skim.members(needs: needs)
   }
 
-  private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
-
-  private mutating func skipWhitespace() {
-    while i < bytes.count {
-      switch bytes[i] {
-      case 0x20, 0x09, 0x0A, 0x0D: i += 1
-      default: return
-      }
-    }
-  }
-
   private mutating func members(needs: Needs) -> EventLineScanner.Fields? {
-    skipWhitespace()
-    guard peek == UInt8(ascii: "{") else { return nil }
-    i += 1
+    cursor.skipWhitespace()
+    guard cursor.peek == UInt8(ascii: "{") else { return nil }
+    cursor.i += 1
     var fields = EventLineScanner.Fields()
     var haveKind = false
     var haveStore = !needs.store
@@ -61,27 +49,27 @@ package struct EventLineSkim {
     var seenStore = false
     var seenAction = false
     while true {
-      skipWhitespace()
-      guard peek == UInt8(ascii: "\"") else { return nil }
-      guard let key = string(), !key.escaped else { return nil }
-      skipWhitespace()
-      guard peek == UInt8(ascii: ":") else { return nil }
-      i += 1
-      skipWhitespace()
-      let valueStart = i
-      guard let isPlainString = skipValue() else { return nil }
+      cursor.skipWhitespace()
+      guard cursor.peek == UInt8(ascii: "\"") else { return nil }
+      guard let key = cursor.string(), !key.escaped else { return nil }
+      cursor.skipWhitespace()
+      guard cursor.peek == UInt8(ascii: ":") else { return nil }
+      cursor.i += 1
+      cursor.skipWhitespace()
+      let valueStart = cursor.i
+      guard let isPlainString = cursor.skipValue() else { return nil }
       let member: EventLineScanner.Member =
-        isPlainString ? .plain((valueStart + 1)..<(i - 1)) : .other
+        isPlainString ? .plain((valueStart + 1)..<(cursor.i - 1)) : .other
       switch key.range.count {
-      case 4 where !haveKind && EventLineScanner.bytes(bytes, key.range, equal: "kind"):
+      case 4 where !haveKind && cursor.equal(key.range, "kind"):
         guard case .plain = member else { return nil }
         fields.kind = member
         haveKind = true
-      case 5 where !seenStore && EventLineScanner.bytes(bytes, key.range, equal: "store"):
+      case 5 where !seenStore && cursor.equal(key.range, "store"):
         fields.store = member
         seenStore = true
         haveStore = true
-      case 6 where !seenAction && EventLineScanner.bytes(bytes, key.range, equal: "action"):
+      case 6 where !seenAction && cursor.equal(key.range, "action"):
         fields.action = member
         seenAction = true
         haveAction = true
@@ -89,83 +77,14 @@ package struct EventLineSkim {
         break
       }
       if haveKind && haveStore && haveAction { return fields }
-      skipWhitespace()
-      switch peek {
-      case UInt8(ascii: ","): i += 1
+      cursor.skipWhitespace()
+      switch cursor.peek {
+      case UInt8(ascii: ","): cursor.i += 1
       case UInt8(ascii: "}"):
         // The whole object is seen: what was not found is absent.
         return haveKind ? fields : nil
       default: return nil
       }
-    }
-  }
-
-  /// Steps over one value; whether it was a string without escapes, or `nil` when the bytes
-  /// are not shaped like a value.
-  private mutating func skipValue() -> Bool? {
-    guard let byte = peek else { return nil }
-    switch byte {
-    case UInt8(ascii: "\""):
-      guard let string = string() else { return nil }
-      return !string.escaped
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      return skipContainer() ? false : nil
-    default:
-      // A number or a literal: up to the next separator.
-      let start = i
-      while i < bytes.count {
-        switch bytes[i] {
-        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D:
-          return i > start ? false : nil
-        case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["):
-          return nil
-        default:
-          i += 1
-        }
-      }
-      return nil
-    }
-  }
-
-  /// Steps over an object or array, counting brackets outside strings.
-  private mutating func skipContainer() -> Bool {
-    var depth = 0
-    while i < bytes.count {
-      switch bytes[i] {
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-        i += 1
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        depth -= 1
-        i += 1
-        if depth == 0 { return true }
-      case UInt8(ascii: "\""):
-        guard string() != nil else { return false }
-      default:
-        i += 1
-      }
-    }
-    return false
-  }
-
-  /// Steps over a string from its opening quote; its contents' range and whether it holds
-  /// escapes, or `nil` when it does not end on this line.
-  private mutating func string() -> (range: Range<Int>, escaped: Bool)? {
-    i += 1
-    let start = i
-    var escaped = false
-    let count = bytes.count
-    let base = bytes.baseAddress!
-    while true {
-      i = StringBytes.firstSpecial(
-        base, from: i, count: count, mask: StringBytes.quotesOrBackslashes, isSpecial: StringBytes.isQuoteOrBackslash)
-      guard i < count else { return nil }
-      if base[i] == UInt8(ascii: "\"") {
-        i += 1
-        return (start..<(i - 1), escaped)
-      }
-      escaped = true
-      i += 2
     }
   }
 }
