@@ -225,7 +225,7 @@ import LoupeSession
     let socket = dir.file("probe.sock")
     let program = Process()
     program.executableURL = URL(fileURLWithPath: try examples())
-    program.arguments = ["probe", "--hold", "--seconds", "30"]
+    program.arguments = ["probe", "--hold", "--seconds", "600"]  // ended by the test; it must outlive any load
     program.environment = ["LOUPE": "unix:\(socket)"]
     let ready = Pipe()
     program.standardOutput = ready

@@ -131,7 +131,7 @@ import Testing
   @Test func aClientThatWritesItsSessionAndClosesItsEndGetsEveryAnswerAndItsHistory() async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Probe.executable)
-    process.arguments = ["probe", "--burst", "2000", "--hold", "--seconds", "30"]
+    process.arguments = ["probe", "--burst", "2000", "--hold", "--seconds", "600"]
     var env = ProcessInfo.processInfo.environment
     env["LOUPE"] = "stdio"
     env["LOUPE_RECORD"] = nil

@@ -8,7 +8,10 @@ import Testing
 /// Control from the tools (CONTRACT §16) end to end: the real `loupe-examples` binary acted
 /// on through its socket by `loupe send`, `loupe set-state` and `loupe replay-actions`.
 @Suite struct ControlEndToEndTests {
-  static let todos = ["todos", "--todos", "20", "--seconds", "120", "--speed", "20"]
+  /// An idle program ends when its time is up (seconds of wall time), so it gets the longest
+  /// there is: the tests stop it themselves. With 120 s, a CI run of the whole suite beside
+  /// stress-ng reached `loupe send` 126 s in and found the program gone.
+  static let todos = ["todos", "--todos", "20", "--seconds", "3600", "--speed", "20"]
   /// The program a recording made at 20× speed is replayed into: its search answers after
   /// 3 s (0.1×), so the replay, paced by the recording, sends the next keystroke before a
   /// search the recording saw cancelled can answer, even on a machine so busy that the

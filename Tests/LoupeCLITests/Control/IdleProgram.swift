@@ -13,6 +13,11 @@ final class IdleProgram: @unchecked Sendable {
 
   private init(socket: String) { self.socket = socket }
 
+  /// A test that throws before ``stop()`` leaves no program behind.
+  deinit {
+    if process.isRunning { process.terminate() }
+  }
+
   /// Starts `loupe-examples` with `arguments` (plus `--idle`), serving on `socket`, and waits
   /// for its "idle:" line (the socket listens by then: the stores exist).
   static func start(

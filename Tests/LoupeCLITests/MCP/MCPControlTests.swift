@@ -8,7 +8,7 @@ import Testing
 /// `loupe-examples pages` it launches. The scenario plays 100 times slower than usual, so page 4
 /// (`PageFeature#4`, id 3) stays unloaded with no timer: only these tests change its state.
 @Suite struct MCPControlTests {
-  static let slowPages: JSON = ["pages", "--speed", "0.01", "--seconds", "60", "--quiet"]
+  static let slowPages: JSON = ["pages", "--speed", "0.01", "--seconds", "600", "--quiet"]  // closed by the tests
   static let page: JSON = "PageFeature#4"
 
   func launched(allowingControl: Bool) async throws -> (MCPTestClient, JSON) {
