@@ -56,7 +56,9 @@ final package class EventStorage {
     locations.append(offset: offset, length: length)
   }
 
-  package func event(at index: Int) -> Event {
+  /// The event at `index`; `remembering: false` for a reader going through many once (a state
+  /// rebuilt from its changes), which would only churn the cache.
+  package func event(at index: Int, remembering: Bool = true) -> Event {
     guard isFileBacked else { return events[index] }
     if !unwritten.isEmpty, let event = unwritten[index] { return event }
     if let cached = cache[index] { return cached }
@@ -64,7 +66,7 @@ final package class EventStorage {
     let event =
       line(at: index).flatMap { try? Event.decoded(jsonText: $0) }
       ?? Event(seq: 0, time: 0, payload: .mark(Mark(label: "<the trace file changed>")))
-    remember(event, at: index)
+    if remembering { remember(event, at: index) }
     return event
   }
 

@@ -29,7 +29,7 @@ extension SessionModel {
   }
 
   private func rootState(_ rootID: String, at index: Int) -> RebuiltState? {
-    stateIndex.rootState(rootID, at: index) { storage.event(at: $0) }
+    stateIndex.rootState(rootID, at: index) { storage.event(at: $0, remembering: false) }
   }
 
   static package func lastPosition(in list: [Int32], atOrBefore index: Int) -> Int? {

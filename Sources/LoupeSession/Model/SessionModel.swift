@@ -42,6 +42,12 @@ import LoupeCore
 /// store's snapshot policy bounds them (CONTRACT §10: 1000 actions by default). A root without
 /// snapshots is rebuilt once from its start, leaving checkpoints behind.
 ///
+/// **Threads.** A trace of ``decodingAheadBytes`` or more is decoded on a thread of its own
+/// while the events before are indexed (``DecodedBatches``), and a file-backed session packs
+/// its checkpoints on another while a state is rebuilt (``CheckpointPacker``): on two cores
+/// each takes its half of the work off the caller's path. The caller waits for both before
+/// it is answered, so the model is the same as one thread makes.
+///
 /// Not thread-safe: use a session from one thread (or actor) at a time.
 ///
 /// ```swift
@@ -109,18 +115,42 @@ public final class SessionModel {
   /// there when asked. The file is opened on the first read.
   public init(growingTrace path: String) {
     storage = .growingFile(path)
+    stateIndex.packer = CheckpointPacker()
   }
 
   /// Indexes a whole trace (one pass); the events stay in the file.
-  public init(tracePath: String) throws(TraceError) {
+  public convenience init(tracePath: String) throws(TraceError) {
+    try self.init(tracePath: tracePath, decodingAheadFrom: Self.decodingAheadBytes)
+  }
+
+  /// A trace of at least this many bytes is decoded on a thread of its own while the events
+  /// decoded before are indexed (``DecodedBatches``); a smaller one on the caller's thread.
+  static package let decodingAheadBytes = 4 << 20
+
+  /// ``init(tracePath:)``, decoding ahead on a thread of its own from `decodingAheadFrom`
+  /// bytes of trace (tests compare both ways).
+  package init(tracePath: String, decodingAheadFrom threshold: Int) throws(TraceError) {
     let reader = try TraceReader(path: tracePath)
     let file = try TraceLineFile(path: tracePath)
     storage = .file(file)
-    while let item = try reader.next() {
-      guard let event = item.event else { continue }
-      storage.appendLocation(offset: item.offset, length: item.bytes.count)
-      add(event)
+    stateIndex.packer = CheckpointPacker()
+    if let size = reader.fileSize, size >= threshold {
+      let batches = DecodedBatches(reader)
+      defer { batches.abandon() }
+      while let batch = try batches.next() {
+        for (row, event) in batch.events.enumerated() {
+          storage.appendLocation(offset: batch.offsets[row], length: batch.lengths[row])
+          add(event)
+        }
+      }
+    } else {
+      while let item = try reader.next() {
+        guard let event = item.event else { continue }
+        storage.appendLocation(offset: item.offset, length: item.bytes.count)
+        add(event)
+      }
     }
+    // The decoding thread is done with the reader: `next()` said so.
     self.header = reader.header
     self.damage = (reader.malformedLineCount, reader.truncation)
   }

@@ -56,6 +56,9 @@ package struct StateIndex {
   /// The bytes the checkpoints of all roots hold (at most ``checkpointBudget``).
   package private(set) var checkpointBytes = 0
   private var latest: Latest?
+  /// Packs the checkpoints on a thread of its own (``CheckpointPacker``); `nil`: on the
+  /// caller's thread, in the order they are made (as the tests of spacing and budget expect).
+  package var packer: CheckpointPacker?
   private var scopes: [String: StatePath?] = [:]
   private let paths = ParsedPaths()
 
@@ -154,6 +157,7 @@ package struct StateIndex {
       }
     }
     if !leftOut { latest = Latest(root: rootID, base: base, applied: applied, state: state, directory: directory) }
+    takePacked(waiting: true)
     return state
   }
 
@@ -171,14 +175,39 @@ package struct StateIndex {
   static let latestSlack = 64
 
   /// Keeps `state` as a checkpoint (unless there is one), within the budget; returns the
-  /// root's spacing from now on.
+  /// root's spacing from now on. With a ``packer``, the state is packed on its thread and kept
+  /// when the next checkpoint is made, or at the end of the rebuild (``takePacked(waiting:)``).
   private mutating func remember(_ rootID: String, base: Int, applied: Int, _ state: RebuiltState) -> Int {
-    guard checkpointBudget > 0, var root = roots[rootID] else { return StateRebuilder.checkpointSpacing }
-    let place = root.checkpoints.firstIndex { ($0.base, $0.applied) >= (base, applied) } ?? root.checkpoints.endIndex
-    if place < root.checkpoints.endIndex, root.checkpoints[place].base == base, root.checkpoints[place].applied == applied {
+    guard checkpointBudget > 0 else { return StateRebuilder.checkpointSpacing }
+    if packer != nil { takePacked(waiting: true) }
+    guard let root = roots[rootID] else { return StateRebuilder.checkpointSpacing }
+    if root.checkpoints.contains(where: { $0.base == base && $0.applied == applied }) { return root.spacing }
+    let expected = root.checkpoints.last?.state.bytes.count ?? 0
+    if let packer {
+      packer.pack(CheckpointPacker.Job(root: rootID, base: base, applied: applied, state: state, expectedBytes: expected))
       return root.spacing
     }
-    let packed = PackedState(state, expectedBytes: root.checkpoints.last?.state.bytes.count ?? 0)
+    keep(PackedState(state, expectedBytes: expected), of: rootID, base: base, applied: applied)
+    return roots[rootID]?.spacing ?? StateRebuilder.checkpointSpacing
+  }
+
+  /// Keeps the checkpoints the ``packer`` has packed (with `waiting`, once it has packed all).
+  private mutating func takePacked(waiting: Bool) {
+    guard let packer else { return }
+    for packed in packer.take(waiting: waiting) {
+      keep(packed.state, of: packed.root, base: packed.base, applied: packed.applied)
+    }
+  }
+
+  /// Keeps `packed` as `rootID`'s checkpoint at `(base, applied)` (unless there is one there),
+  /// makes the root's checkpoints further apart when packing its state costs more than
+  /// applying the changes between two, and thins checkpoints to the limit and the budget.
+  private mutating func keep(_ packed: PackedState, of rootID: String, base: Int, applied: Int) {
+    guard var root = roots[rootID] else { return }
+    let place = root.checkpoints.firstIndex { ($0.base, $0.applied) >= (base, applied) } ?? root.checkpoints.endIndex
+    if place < root.checkpoints.endIndex, root.checkpoints[place].base == base, root.checkpoints[place].applied == applied {
+      return
+    }
     roots[rootID] = nil  // no second copy of the arrays while editing
     root.checkpoints.insert(Checkpoint(base: base, applied: applied, state: packed), at: place)
     root.checkpointBytes += packed.bytes.count
@@ -193,7 +222,6 @@ package struct StateIndex {
       let freed = Self.thin(&roots[largest]!)
       checkpointBytes -= freed
     }
-    return roots[rootID]!.spacing
   }
 
   /// Doubles `root`'s spacing and keeps the checkpoints that fall on it; when that keeps them
