@@ -11,8 +11,9 @@ each binary is asked, R times in turn (default 3), for:
 
 - `loupe state --store 'App#1/items[id: 483]' --at 0.999 N` (a scoped store: its root's state
   must be rebuilt from the trace's start), under `/usr/bin/time -v`;
-- `loupe dap`: `launch {trace}`, `goto` the same seq, then the `State` scope's `variables`, and
-  a second `goto` 1,000 events earlier with its `variables` (what stepping back costs).
+- `loupe dap`: `launch {trace}` to its first stop (the trace indexed), `goto` the same seq,
+  then the `State` scope's `variables`, and a second `goto` 1,000 events earlier with its
+  `variables` (what stepping back costs).
 
 With `--before DIR`, the `loupe` in DIR is measured too, alternating with `--bin`'s, so the
 machine's load weighs on both alike. Output: JSON with the median wall and CPU seconds and the
@@ -61,9 +62,11 @@ def state_at(loupe, trace, seq):
 def dap_state(loupe, trace, seq):
     adapter = Adapter(loupe)
     adapter.request("initialize", {"adapterID": "loupe"})
+    start = time.perf_counter()
     adapter.request("launch", {"trace": trace, "stopOnEntry": True})
     adapter.request("configurationDone")
     stop = adapter.until("stopped")
+    launch = time.perf_counter() - start
     times = []
     for target in (seq, seq - 1_000):
         start = time.perf_counter()
@@ -77,7 +80,7 @@ def dap_state(loupe, trace, seq):
     rss = adapter.peak_rss_mb()
     cpu = adapter.cpu_seconds()
     adapter.close()
-    return times, cpu, rss
+    return launch, times, cpu, rss
 
 
 def main():
@@ -104,15 +107,16 @@ def main():
                 wall, cpu, rss, _ = timed([loupe, "show", trace], stdout=subprocess.DEVNULL)
                 results[name]["show"].append((wall, cpu, rss))
                 benchlib.log(f"  {name} show (text, the whole trace): {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB")
-                times, cpu, rss = dap_state(loupe, trace, seq)
-                results[name]["dap"].append((times, cpu, rss))
-                benchlib.log(f"  {name} dap goto + State: {times[0]:.2f} s, back 1,000: {times[1]:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MB")
+                launch, times, cpu, rss = dap_state(loupe, trace, seq)
+                results[name]["dap"].append((times, cpu, rss, launch))
+                benchlib.log(f"  {name} dap launch: {launch:.2f} s, goto + State: {times[0]:.2f} s, back 1,000: {times[1]:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MB")
     summary = {"events": events, "seq": seq, "runs": runs, "machine": benchlib.machine()}
     for name, result in results.items():
         summary[name] = {
             "stateWallSeconds": benchlib.median([r[0] for r in result["state"]]),
             "stateCPUSeconds": benchlib.median([r[1] for r in result["state"]]),
             "statePeakRSSMB": max(r[2] for r in result["state"]),
+            "dapLaunchSeconds": benchlib.median([r[3] for r in result["dap"]]),
             "dapGotoSeconds": benchlib.median([r[0][0] for r in result["dap"]]),
             "dapBackSeconds": benchlib.median([r[0][1] for r in result["dap"]]),
             "dapCPUSeconds": benchlib.median([r[1] for r in result["dap"]]),

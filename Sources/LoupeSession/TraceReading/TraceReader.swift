@@ -396,6 +396,39 @@ public final class TraceReader {
     }
   }
 
+  /// Lines found damaged by readers of lines this reader read unchecked
+  /// (``nextUncheckedLine()``), on other threads (``DecodedBatches``).
+  package struct Damage {
+    /// The first ``TraceReader/malformedLinesKept`` malformed lines, in order.
+    package var malformedLines: [MalformedLine] = []
+    package var malformedLineCount = 0
+    package var truncation: Truncation?
+
+    package init() {}
+
+    mutating package func add(_ line: MalformedLine) {
+      malformedLineCount += 1
+      if malformedLines.count < TraceReader.malformedLinesKept { malformedLines.append(line) }
+    }
+
+    /// Adds the damage of lines after those of this one.
+    mutating package func add(_ later: Damage) {
+      malformedLineCount += later.malformedLineCount
+      malformedLines += later.malformedLines.prefix(TraceReader.malformedLinesKept - malformedLines.count)
+      if let truncation = later.truncation { self.truncation = truncation }
+    }
+  }
+
+  /// Counts `damage` as this reader's own: the lines it describes join those the reader skipped
+  /// itself (over the length limit), in line order.
+  package func absorb(_ damage: Damage) {
+    malformedLineCount += damage.malformedLineCount
+    if !damage.malformedLines.isEmpty {
+      malformedLines = Array((malformedLines + damage.malformedLines).sorted { $0.line < $1.line }.prefix(Self.malformedLinesKept))
+    }
+    if let truncation = damage.truncation { self.truncation = truncation }
+  }
+
   private func malformed(_ reason: String) {
     malformedLineCount += 1
     if malformedLines.count < Self.malformedLinesKept {

@@ -43,6 +43,36 @@ import TestSupport
     #expect(ahead.allStores == inline.allStores)
   }
 
+  /// Malformed lines in batches decoded by either thread, more of them than a reader
+  /// describes: the same count, the same first ones in line order, as one thread reads them.
+  @Test(arguments: [false, true])
+  func damageFoundOnBothThreadsIsTheReadersInLineOrder(endsCut: Bool) throws {
+    let scratch = ScratchDirectory()
+    let events = TraceStateIndexTests.randomSession(seed: 41, count: DecodedBatches.batchSize * 6)
+    var lines = events.map(\.jsonText)
+    var random = SplitMix64(seed: 43)
+    for _ in 0..<(TraceReader.malformedLinesKept + 60) {
+      let place = Int(random.next() % UInt64(lines.count))
+      lines.insert(random.next() % 2 == 0 ? #"{"seq":1,"time":0,"kind":"mark"}"# : "[1,", at: place)
+    }
+    var text = TraceSamples.header.jsonText + "\n" + lines.joined(separator: "\n") + "\n"
+    if endsCut { text += #"{"seq":1,"ti"# }
+    let path = scratch.file("many.loupe", text: text)
+    let ahead = try SessionModel(tracePath: path, decodingAheadFrom: 0)
+    let reader = try TraceReader(path: path)
+    while try reader.next() != nil {}
+    #expect(ahead.count == events.count)
+    #expect(ahead.damage.malformedLines == reader.malformedLineCount)
+    #expect(ahead.damage.truncation == reader.truncation)
+    #expect((ahead.damage.truncation != nil) == endsCut)
+    // The lines the model's reader describes, in order (the model keeps only counts).
+    let again = try TraceReader(path: path)
+    let batches = DecodedBatches(again)
+    while try batches.next() != nil {}
+    #expect(again.malformedLines == reader.malformedLines)
+    #expect(again.malformedLines.count == TraceReader.malformedLinesKept)
+  }
+
   @Test func aTraceOfAHeaderAloneHasNoEvents() throws {
     let scratch = ScratchDirectory()
     let path = scratch.file("empty.loupe", text: TraceSamples.header.jsonText + "\n")
