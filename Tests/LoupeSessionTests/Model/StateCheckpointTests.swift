@@ -33,15 +33,26 @@ import TestSupport
 
   /// With a budget far below what the session's checkpoints would take, the answers at every
   /// `seq`, asked in any order, are still the rule's, and the checkpoints never exceed it.
-  @Test(arguments: [(1, 1_500), (2, 6_000), (3, 400), (4, 0)] as [(UInt64, Int)])
-  func aSmallBudgetBoundsTheCheckpointsAndChangesNoAnswer(seed: UInt64, budget: Int) {
+  /// `fromFile`: the model reads a trace, and packs its checkpoints on a thread of its own
+  /// (``CheckpointPacker``), which leaves nothing in flight once it has answered.
+  @Test(arguments: [(1, 1_500, false), (2, 6_000, false), (3, 400, false), (4, 0, false), (1, 1_500, true), (2, 6_000, true), (4, 0, true)] as [(UInt64, Int, Bool)])
+  func aSmallBudgetBoundsTheCheckpointsAndChangesNoAnswer(seed: UInt64, budget: Int, fromFile: Bool) throws {
     let events = TraceStateIndexTests.randomSession(seed: seed, count: 4_000)
-    let model = SessionModel()
-    model.stateIndex = StateIndex(checkpointBudget: budget)
+    let scratch = ScratchDirectory()
+    let model: SessionModel
+    if fromFile {
+      let text = TraceSamples.header.jsonText + "\n" + events.map(\.jsonText).joined(separator: "\n") + "\n"
+      model = try SessionModel(tracePath: scratch.file("states.loupe", text: text))
+      #expect(model.stateIndex.packer != nil)
+      model.stateIndex.checkpointBudget = budget
+    } else {
+      model = SessionModel()
+      model.stateIndex = StateIndex(checkpointBudget: budget)
+      for event in events { model.append(event) }
+    }
     var rebuilder = StateRebuilder()
     var expected: [Int: (a: RebuiltState?, b: RebuiltState?)] = [:]
     for event in events {
-      model.append(event)
       rebuilder.apply(event)
       expected[event.seq] = (rebuilder.state(of: "A#1"), rebuilder.state(of: "B#1"))
     }
@@ -55,6 +66,7 @@ import TestSupport
       let counted = index.roots.values.reduce(0) { $0 + $1.checkpoints.reduce(0) { $0 + $1.state.bytes.count } }
       #expect(index.checkpointBytes == counted)
       #expect(index.checkpointBytes <= budget)
+      #expect(index.packer?.take(waiting: false).isEmpty ?? true)  // nothing left in flight
       largest = max(largest, index.checkpointBytes)
       made = max(made, index.checkpointCount)
     }
