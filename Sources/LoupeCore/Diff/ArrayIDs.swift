@@ -5,8 +5,10 @@
 /// of every element's buffer (a cache miss each); an insert finds that its id is not there
 /// yet the same way. The first element holding an id is found, as the plain search finds it.
 final class ArrayIDs {
+  // No dynamic exclusivity checks on the column read for every search by id: it belongs to
+  // one directory (``IDDirectory``), used on one thread at a time.
   /// Per element, its integer id, or ``none``.
-  private var column: [Int]
+  @exclusivity(unchecked) private var column: [Int]
   /// Stands for an element without an integer id (an element holding this very integer is
   /// then looked for the plain way).
   private static let none = Int.min

@@ -26,14 +26,17 @@ package final class IDDirectory {
     case id(JSON)
   }
 
+  // No dynamic exclusivity checks on the tables looked up for every change applied (a
+  // directory belongs to one rebuild or diff, on one thread at a time, and hands nothing
+  // out `inout`).
   private final class Node {
     /// By member name, compared by UTF-8 bytes as a path finds a member on the way
     /// (``JSONObject/position(spelled:)``); few, looked through one by one.
-    var members: [(name: String, node: Node)] = []
-    var ints: [Int: Node] = [:]
+    @exclusivity(unchecked) var members: [(name: String, node: Node)] = []
+    @exclusivity(unchecked) var ints: [Int: Node] = [:]
     /// By an id that is not an integer (compared as `[id: X]` compares it).
-    var others: [JSON: Node] = [:]
-    var ids: ArrayIDs?
+    @exclusivity(unchecked) var others: [JSON: Node] = [:]
+    @exclusivity(unchecked) var ids: ArrayIDs?
 
     subscript(step: Step) -> Node? {
       get {
@@ -68,9 +71,9 @@ package final class IDDirectory {
     }
   }
 
-  private var root = Node()
+  @exclusivity(unchecked) private var root = Node()
   /// Ids put in tables since everything was last forgotten (an upper bound of those held).
-  private var tracked = 0
+  @exclusivity(unchecked) private var tracked = 0
   /// Beyond this many ids tracked, everything is forgotten (and found again as needed).
   static let limit = 1 << 19
 

@@ -15,8 +15,9 @@ package final class ParsedPaths {
     func hash(into hasher: inout Hasher) { hasher.combine(text) }
   }
 
-  /// Per path, what parsing it gave (`nil`: it does not parse).
-  private var parsed: [Spelled: StatePath?] = [:]
+  /// Per path, what parsing it gave (`nil`: it does not parse). No dynamic exclusivity
+  /// checks on it: a table belongs to one rebuild, on one thread at a time.
+  @exclusivity(unchecked) private var parsed: [Spelled: StatePath?] = [:]
   static let limit = 4_096
 
   package init() {}

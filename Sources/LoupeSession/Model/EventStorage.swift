@@ -4,17 +4,19 @@ import LoupeCore
 /// written (memory then follows the index, not the events). Recently read or added events are
 /// cached, so walking back and forth near one place reads each line once.
 final package class EventStorage {
-  private var events: [Event] = []
+  // No dynamic exclusivity checks on what is read for every event: a storage belongs to one
+  // session model, used from one thread at a time, and hands nothing out `inout`.
+  @exclusivity(unchecked) private var events: [Event] = []
   /// The trace the events are in; `nil` for events kept in memory.
   private let path: String?
   /// Opened on the first read (a live session's file is still being written).
-  private var file: TraceLineFile?
+  @exclusivity(unchecked) private var file: TraceLineFile?
   /// Where each event's line is (file-backed), packed.
-  private var locations = LineLocations()
+  @exclusivity(unchecked) private var locations = LineLocations()
   /// Events of a file-backed session that are not in its file (offset -1): the recording
   /// failed (a full disk), so they are kept here rather than lost.
-  private var unwritten: [Int: Event] = [:]
-  private var cache: [Int: Event] = [:]
+  @exclusivity(unchecked) private var unwritten: [Int: Event] = [:]
+  @exclusivity(unchecked) private var cache: [Int: Event] = [:]
   static package let cacheLimit = 4096
 
   static package func memory(_ events: [Event]) -> EventStorage { EventStorage(events: events, path: nil, file: nil) }

@@ -24,17 +24,21 @@ final package class PackedColumns {
     var bytes: [UInt8]
   }
 
+  // No dynamic exclusivity checks on the columns read and appended for every event (they
+  // were ~10% of indexing a trace and of rebuilding a state): a column set belongs to one
+  // session model, used from one thread at a time, and no method hands its storage out
+  // `inout` to code that could re-enter it.
   static package let blockSize = 4096
   private let modes: [Mode]
-  private var blocks: [Block] = []
+  @exclusivity(unchecked) private var blocks: [Block] = []
   /// The rows after the sealed blocks, a column each.
-  private var open: [[Int]]
+  @exclusivity(unchecked) private var open: [[Int]]
   /// Decoded sealed columns: `(block, column)` → values, replaced in turn.
-  private var cache: [(block: Int, column: Int, values: [Int])] = []
-  private var nextSlot = 0
+  @exclusivity(unchecked) private var cache: [(block: Int, column: Int, values: [Int])] = []
+  @exclusivity(unchecked) private var nextSlot = 0
   /// Each column's last decoded block, read first (a scan stays in one block 4,096 rows).
-  private var hotBlock: [Int]
-  private var hotValues: [[Int]]
+  @exclusivity(unchecked) private var hotBlock: [Int]
+  @exclusivity(unchecked) private var hotValues: [[Int]]
   static private let cacheSlots = 16
 
   package init(modes: [Mode]) {
@@ -45,7 +49,7 @@ final package class PackedColumns {
     for column in open.indices { open[column].reserveCapacity(Self.blockSize) }
   }
 
-  package private(set) var count = 0
+  @exclusivity(unchecked) package private(set) var count = 0
   private var sealedCount: Int { blocks.count * Self.blockSize }
 
   /// Adds a row of two columns.

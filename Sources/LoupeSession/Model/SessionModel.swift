@@ -63,6 +63,9 @@ public final class SessionModel {
     case action, change, effectStarted, effectEnded, storeCreated, storeDestroyed, identity, snapshot, other
   }
 
+  // No dynamic exclusivity checks on the index, read and written for every event: a model is
+  // used from one thread at a time (see above), and the only closures its methods hand out
+  // while one of these is being modified read `storage` (a rebuild reading changes back).
   /// Each event's `seq`, kind and store (as a ``KindAndStore`` code) and cause (how many
   /// positions back, 0 for none), packed in blocks (``PackedColumns``): about 2 bytes an event
   /// where an entry took 32. What an event caused is found from the causes after it
@@ -70,40 +73,40 @@ public final class SessionModel {
   package let columns = PackedColumns(modes: [.delta, .plain, .plain])
   /// The exact `kind`s seen (so a filter on kinds and stores can skip events without reading
   /// them back), each with what the index tells apart of it.
-  package var kindNames: [String] = []
-  package var kindClasses: [Kind] = []
-  package var kindIDs: [KindKey: Int] = [:]
+  @exclusivity(unchecked) package var kindNames: [String] = []
+  @exclusivity(unchecked) package var kindClasses: [Kind] = []
+  @exclusivity(unchecked) package var kindIDs: [KindKey: Int] = [:]
   package struct KindKey: Hashable {
     var name: String
     var kind: Kind
   }
   /// The (kind, store) pairs seen: an event's column holds its pair's code, one small number
   /// for both. The store is its index in `storeNames` + 1, 0 for none.
-  package var pairKinds: [Int32] = []
-  package var pairStores: [Int32] = []
-  package var pairIDs: [Int: Int] = [:]
+  @exclusivity(unchecked) package var pairKinds: [Int32] = []
+  @exclusivity(unchecked) package var pairStores: [Int32] = []
+  @exclusivity(unchecked) package var pairIDs: [Int: Int] = [:]
   /// Consequences further than ``nearConsequences`` positions after their cause, by cause
   /// (the nearer ones are found by looking at the causes after an event).
-  package var farConsequences: [Int32: [Int32]] = [:]
+  @exclusivity(unchecked) package var farConsequences: [Int32: [Int32]] = [:]
   static package let nearConsequences = 1024
   /// The last event's `seq`.
-  var lastAppendedSeq: Int?
+  @exclusivity(unchecked) var lastAppendedSeq: Int?
   package let storage: EventStorage
-  package var storeNames: [String] = []
-  package var storeIDs: [String: Int32] = [:]
+  @exclusivity(unchecked) package var storeNames: [String] = []
+  @exclusivity(unchecked) package var storeIDs: [String: Int32] = [:]
   /// Every event of each store, and its actions, as positions.
-  package var storeEvents: [PositionList] = []
-  package var storeActions: [PositionList] = []
+  @exclusivity(unchecked) package var storeEvents: [PositionList] = []
+  @exclusivity(unchecked) package var storeActions: [PositionList] = []
   /// Each store's lives and identities, in positions.
-  package var lifetimes = StoreLifetimes()
+  @exclusivity(unchecked) package var lifetimes = StoreLifetimes()
   /// Where each effect started and ended.
-  package var effectTable = EffectTable()
+  @exclusivity(unchecked) package var effectTable = EffectTable()
   /// Each store's effects, as ordinals in `effectTable`.
-  package var storeEffects: [PositionList] = []
+  @exclusivity(unchecked) package var storeEffects: [PositionList] = []
   /// Events with a source location, by line.
-  package var byLine: [Int: PositionList] = [:]
-  package var sourcePaths: Set<String> = []
-  package var stateIndex = StateIndex()
+  @exclusivity(unchecked) package var byLine: [Int: PositionList] = [:]
+  @exclusivity(unchecked) package var sourcePaths: Set<String> = []
+  @exclusivity(unchecked) package var stateIndex = StateIndex()
 
   /// An empty session, for live events kept in memory.
   public init() {
