@@ -101,7 +101,13 @@ import Testing
     (#"{"seq":1,"#, "Invalid JSON: Unterminated object at byte 9"),
     (#"{"seq":1,"time":0,"kind":"action.received","store":"s","action":"a","value":"a","origin":"send","shape":{"enums":[1]}}"#,
      "action.received: field 'shape' must be an object of string arrays 'enums' and 'tuples' (found object)"),
-
+    // The names of nested objects, spelled out only once a message is made.
+    (#"{"seq":1,"time":0,"kind":"state.changed","store":"s","cause":1,"changes":[{"path":"a","op":"replace"},{"path":"b","op":"swap"}],"summary":""}"#,
+     "state.changed changes[1]: field 'op' is 'swap', expected one of 'replace', 'insert', 'remove'"),
+    (#"{"seq":1,"time":0,"kind":"effect.cancelled","store":"s","effect":1,"reason":"explicit","by":{"store":"t","cause":2,"source":{"file":"F.swift"}}}"#,
+     "effect.cancelled by source: field 'line' must be an integer (missing)"),
+    (#"{"seq":1,"time":0,"kind":"derived.recomputed","store":"s","derived":"d","outputChanged":true,"durationNs":1,"source":{"file":7,"line":1}}"#,
+     "derived.recomputed source: field 'file' must be a string (found number)"),
   ])
   func decodingErrors(text: String, message: String) {
     #expect(throws: EventDecodingError(message)) { try Event(jsonText: Array(text.utf8)) }

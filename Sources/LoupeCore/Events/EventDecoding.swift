@@ -15,9 +15,9 @@ extension Event {
     guard case .object(let object) = json else {
       throw EventDecodingError("An event must be a JSON object, not \(json.typeName)")
     }
-    var fields = Fields(object: object, kind: nil)
+    var fields = Fields(object: object, context: .event)
     let kind = try fields.string("kind")
-    fields.kind = kind
+    fields.context = .named(kind)
     seq = try fields.int("seq")
     time = try fields.double("time")
     payload = try Payload(kind: kind, fields: fields)
@@ -38,6 +38,75 @@ extension Event {
 extension Event.Payload {
   init(kind: String, fields f: Fields) throws(EventDecodingError) {
     switch kind {
+    // The kinds a trace holds most of first: each case compares `kind` with its name.
+    case ActionReceived.kind:
+      self = .actionReceived(
+        ActionReceived(
+          store: try f.string("store"), action: try f.string("action"), value: f.object["value"] ?? .null,
+          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect"), source: try f.source(),
+          shape: try f.shape("shape"), client: try f.optionalString("client")))
+    case StateChanged.kind:
+      guard let changes = f.object["changes"]?.arrayValue else {
+        throw f.error("changes", expected: "an array")
+      }
+      var decoded: [Change] = []
+      decoded.reserveCapacity(changes.count)
+      for (offset, change) in changes.enumerated() {
+        guard case .object(let object) = change else {
+          throw EventDecodingError("state.changed: changes[\(offset)] must be an object")
+        }
+        let cf = Fields(object: object, context: .change(offset))
+        decoded.append(
+          Change(
+            path: try cf.string("path"), op: try cf.enumeration("op"), old: object["old"], new: object["new"],
+            index: try cf.optionalInt("index"), truncated: try cf.optionalBool("truncated") ?? false,
+            oldShape: try cf.shape("oldShape"), newShape: try cf.shape("newShape")))
+      }
+      self = .stateChanged(
+        StateChanged(
+          store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary"),
+          origin: f.object["origin"] == nil ? nil : try f.enumeration("origin") as ActionReceived.Origin,
+          client: try f.optionalString("client")))
+    case DerivedRecomputed.kind:
+      self = .derivedRecomputed(
+        DerivedRecomputed(
+          store: try f.string("store"), derived: try f.string("derived"), cause: try f.optionalInt("cause"),
+          outputChanged: try f.bool("outputChanged"), durationNs: try f.int("durationNs"), source: try f.source()))
+    case EffectStarted.kind:
+      self = .effectStarted(
+        EffectStarted(
+          store: try f.string("store"), effect: try f.int("effect"), cause: try f.int("cause"),
+          cancelID: try f.optionalString("cancelID"), source: try f.source()))
+    case EffectFinished.kind:
+      self = .effectFinished(
+        EffectFinished(
+          store: try f.string("store"), effect: try f.int("effect"), outcome: try f.enumeration("outcome"),
+          error: try f.optionalString("error")))
+    case EffectCancelled.kind:
+      var by: EffectCancelled.Source?
+      switch f.object["by"] {
+      case nil, .null?: by = nil
+      case .object(let object)?:
+        let bf = Fields(object: object, context: .named("effect.cancelled by"))
+        by = EffectCancelled.Source(store: try bf.string("store"), cause: try bf.int("cause"), source: try bf.source())
+      default: throw f.error("by", expected: "an object or null")
+      }
+      self = .effectCancelled(
+        EffectCancelled(
+          store: try f.string("store"), effect: try f.int("effect"), cancelID: try f.optionalString("cancelID"),
+          reason: try f.enumeration("reason"), by: by))
+    case StateSnapshot.kind:
+      guard let state = f.object["state"] else { throw f.error("state", expected: "a JSON value") }
+      let truncated: Bool
+      switch f.object["truncated"] {
+      case nil, .null?: truncated = false
+      case .bool(let value)?: truncated = value
+      default: throw f.error("truncated", expected: "a boolean")
+      }
+      self = .stateSnapshot(
+        StateSnapshot(
+          store: try f.string("store"), cause: try f.optionalInt("cause"), state: state, truncated: truncated,
+          shape: try f.shape("shape")))
     case SessionStarted.kind:
       self = .sessionStarted(
         SessionStarted(
@@ -55,74 +124,6 @@ extension Event.Payload {
         IdentityChanged(
           store: try f.string("store"), identity: try f.string("identity"),
           previous: try f.optionalString("previous"), reason: try f.enumeration("reason")))
-    case ActionReceived.kind:
-      self = .actionReceived(
-        ActionReceived(
-          store: try f.string("store"), action: try f.string("action"), value: f.object["value"] ?? .null,
-          origin: try f.enumeration("origin"), effect: try f.optionalInt("effect"), source: try f.source(),
-          shape: try f.shape("shape"), client: try f.optionalString("client")))
-    case StateChanged.kind:
-      guard let changes = f.object["changes"]?.arrayValue else {
-        throw f.error("changes", expected: "an array")
-      }
-      var decoded: [Change] = []
-      decoded.reserveCapacity(changes.count)
-      for (offset, change) in changes.enumerated() {
-        guard case .object(let object) = change else {
-          throw EventDecodingError("state.changed: changes[\(offset)] must be an object")
-        }
-        let cf = Fields(object: object, kind: "state.changed changes[\(offset)]")
-        decoded.append(
-          Change(
-            path: try cf.string("path"), op: try cf.enumeration("op"), old: object["old"], new: object["new"],
-            index: try cf.optionalInt("index"), truncated: try cf.optionalBool("truncated") ?? false,
-            oldShape: try cf.shape("oldShape"), newShape: try cf.shape("newShape")))
-      }
-      self = .stateChanged(
-        StateChanged(
-          store: try f.string("store"), cause: try f.int("cause"), changes: decoded, summary: try f.string("summary"),
-          origin: f.object["origin"] == nil ? nil : try f.enumeration("origin") as ActionReceived.Origin,
-          client: try f.optionalString("client")))
-    case StateSnapshot.kind:
-      guard let state = f.object["state"] else { throw f.error("state", expected: "a JSON value") }
-      let truncated: Bool
-      switch f.object["truncated"] {
-      case nil, .null?: truncated = false
-      case .bool(let value)?: truncated = value
-      default: throw f.error("truncated", expected: "a boolean")
-      }
-      self = .stateSnapshot(
-        StateSnapshot(
-          store: try f.string("store"), cause: try f.optionalInt("cause"), state: state, truncated: truncated,
-          shape: try f.shape("shape")))
-    case EffectStarted.kind:
-      self = .effectStarted(
-        EffectStarted(
-          store: try f.string("store"), effect: try f.int("effect"), cause: try f.int("cause"),
-          cancelID: try f.optionalString("cancelID"), source: try f.source()))
-    case EffectFinished.kind:
-      self = .effectFinished(
-        EffectFinished(
-          store: try f.string("store"), effect: try f.int("effect"), outcome: try f.enumeration("outcome"),
-          error: try f.optionalString("error")))
-    case EffectCancelled.kind:
-      var by: EffectCancelled.Source?
-      switch f.object["by"] {
-      case nil, .null?: by = nil
-      case .object(let object)?:
-        let bf = Fields(object: object, kind: "effect.cancelled by")
-        by = EffectCancelled.Source(store: try bf.string("store"), cause: try bf.int("cause"), source: try bf.source())
-      default: throw f.error("by", expected: "an object or null")
-      }
-      self = .effectCancelled(
-        EffectCancelled(
-          store: try f.string("store"), effect: try f.int("effect"), cancelID: try f.optionalString("cancelID"),
-          reason: try f.enumeration("reason"), by: by))
-    case DerivedRecomputed.kind:
-      self = .derivedRecomputed(
-        DerivedRecomputed(
-          store: try f.string("store"), derived: try f.string("derived"), cause: try f.optionalInt("cause"),
-          outputChanged: try f.bool("outputChanged"), durationNs: try f.int("durationNs"), source: try f.source()))
     case Mark.kind:
       self = .mark(Mark(label: try f.string("label")))
     case Dropped.kind:
@@ -143,7 +144,38 @@ extension Event.Payload {
 /// Typed member access with errors that name the kind and the field.
 struct Fields {
   var object: JSONObject
-  var kind: String?
+  /// What the messages name the object by, spelled out only when one is made (a trace's
+  /// every change and `source` used to make its text, e.g. `state.changed changes[3]`,
+  /// before anything failed).
+  var context: Context
+
+  indirect enum Context {
+    /// An event whose kind is not known yet.
+    case event
+    /// An event of this kind (or another named object, e.g. `effect.cancelled by`).
+    case named(String)
+    /// A `state.changed` event's change at this offset of `changes`.
+    case change(Int)
+    /// The member of that name of the object named so.
+    case member(Context, String)
+
+    var text: String? {
+      switch self {
+      case .event: nil
+      case .named(let name): name
+      case .change(let offset): "state.changed changes[\(offset)]"
+      case .member(let parent, let name): "\(parent.text ?? "event") \(name)"
+      }
+    }
+  }
+
+  init(object: JSONObject, context: Context) {
+    self.object = object
+    self.context = context
+  }
+
+  /// The name the messages give the object.
+  var kind: String? { context.text }
 
   func error(_ key: String, expected: String) -> EventDecodingError {
     let found = object[key].map { "found \($0.typeName)" } ?? "missing"
@@ -169,7 +201,7 @@ struct Fields {
     switch object["source"] {
     case nil, .null?: return nil
     case .object(let object)?:
-      let sf = Fields(object: object, kind: "\(kind ?? "event") source")
+      let sf = Fields(object: object, context: .member(context, "source"))
       return CodeLocation(file: try sf.string("file"), line: try sf.int("line"), path: try sf.optionalString("path"))
     default: throw error("source", expected: "an object or null")
     }
