@@ -42,10 +42,10 @@ import LoupeCore
 /// store's snapshot policy bounds them (CONTRACT §10: 1000 actions by default). A root without
 /// snapshots is rebuilt once from its start, leaving checkpoints behind.
 ///
-/// **Threads.** A trace of ``decodingAheadBytes`` or more is decoded on a thread of its own
-/// while the events before are indexed (``DecodedBatches``), and a file-backed session packs
-/// its checkpoints on another while a state is rebuilt (``CheckpointPacker``): on two cores
-/// each takes its half of the work off the caller's path. The caller waits for both before
+/// **Threads.** A trace of ``decodingAheadBytes`` or more is decoded on two threads of their
+/// own while the events before are indexed (``DecodedBatches``), and a file-backed session
+/// packs its checkpoints on another while a state is rebuilt (``CheckpointPacker``): on two
+/// cores that takes most of the work off the caller's path. The caller waits for both before
 /// it is answered, so the model is the same as one thread makes.
 ///
 /// Not thread-safe: use a session from one thread (or actor) at a time.
@@ -126,11 +126,11 @@ public final class SessionModel {
     try self.init(tracePath: tracePath, decodingAheadFrom: Self.decodingAheadBytes)
   }
 
-  /// A trace of at least this many bytes is decoded on a thread of its own while the events
-  /// decoded before are indexed (``DecodedBatches``); a smaller one on the caller's thread.
+  /// A trace of at least this many bytes is decoded on two threads of their own while the
+  /// events decoded before are indexed (``DecodedBatches``); a smaller one on the caller's.
   static package let decodingAheadBytes = 4 << 20
 
-  /// ``init(tracePath:)``, decoding ahead on a thread of its own from `decodingAheadFrom`
+  /// ``init(tracePath:)``, decoding ahead on threads of their own from `decodingAheadFrom`
   /// bytes of trace (tests compare both ways).
   package init(tracePath: String, decodingAheadFrom threshold: Int) throws(TraceError) {
     let reader = try TraceReader(path: tracePath)
@@ -153,7 +153,7 @@ public final class SessionModel {
         add(event)
       }
     }
-    // The decoding thread is done with the reader: `next()` said so.
+    // The decoding threads are done with the reader: `next()` said so.
     self.header = reader.header
     self.damage = (reader.malformedLineCount, reader.truncation)
   }

@@ -179,7 +179,7 @@ package struct StateIndex {
   /// when the next checkpoint is made, or at the end of the rebuild (``takePacked(waiting:)``).
   private mutating func remember(_ rootID: String, base: Int, applied: Int, _ state: RebuiltState) -> Int {
     guard checkpointBudget > 0 else { return StateRebuilder.checkpointSpacing }
-    if packer != nil { takePacked(waiting: true) }
+    takePacked(waiting: true)
     guard let root = roots[rootID] else { return StateRebuilder.checkpointSpacing }
     if root.checkpoints.contains(where: { $0.base == base && $0.applied == applied }) { return root.spacing }
     let expected = root.checkpoints.last?.state.bytes.count ?? 0

@@ -195,11 +195,9 @@ final class DecodedBatches: @unchecked Sendable {
           batch.offsets.append(lines.offsets[row])
           batch.lengths.append(end - start)
         } catch {
-          if lines.lastIsLast, row == lines.count - 1 {
-            batch.damage.truncation = TraceReader.Truncation(line: lines.lineNumbers[row], offset: lines.offsets[row], byteCount: end - start)
-          } else {
-            batch.damage.add(TraceReader.MalformedLine(line: lines.lineNumbers[row], offset: lines.offsets[row], reason: error.message))
-          }
+          batch.damage.reject(
+            line: lines.lineNumbers[row], offset: lines.offsets[row], byteCount: end - start, reason: error.message,
+            isLast: lines.lastIsLast && row == lines.count - 1)
         }
         start = end
       }

@@ -96,12 +96,14 @@ public final class TraceReader {
   public let fileIdentity: FileIdentity?
   /// Complete lines ending before this offset are not checked (see ``trustLines(before:)``).
   @exclusivity(unchecked) private var trustedLength = 0
+  /// The lines skipped and a truncated end, so far.
+  private var damage = Damage()
   /// Set once the end of the file has been reached inside a line.
-  public private(set) var truncation: Truncation?
+  public var truncation: Truncation? { damage.truncation }
   /// The first ``malformedLinesKept`` skipped lines.
-  public private(set) var malformedLines: [MalformedLine] = []
+  public var malformedLines: [MalformedLine] { damage.malformedLines }
   /// How many lines were skipped in all.
-  public private(set) var malformedLineCount = 0
+  public var malformedLineCount: Int { damage.malformedLineCount }
   /// How many bytes have been consumed so far.
   public var bytesRead: Int { lines.consumed }
   /// The number of the line last read.
@@ -353,11 +355,7 @@ public final class TraceReader {
     do {
       event = try Event(jsonText: bytes)
     } catch {
-      if isLast {
-        truncation = Truncation(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count)
-      } else {
-        malformed(error.message)
-      }
+      reject(bytes, reason: error.message, isLast: isLast)
       return nil
     }
     guard filter.matches(event) else { return nil }
@@ -389,15 +387,11 @@ public final class TraceReader {
   /// What a reader of unchecked lines found wrong with the line it last read: a last line cut
   /// short (`isLast`), or a malformed one.
   package func reject(_ bytes: ArraySlice<UInt8>, reason: String, isLast: Bool) {
-    if isLast {
-      truncation = Truncation(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count)
-    } else {
-      malformed(reason)
-    }
+    damage.reject(line: lineNumber, offset: lines.lineOffset, byteCount: bytes.count, reason: reason, isLast: isLast)
   }
 
-  /// Lines found damaged by readers of lines this reader read unchecked
-  /// (``nextUncheckedLine()``), on other threads (``DecodedBatches``).
+  /// Lines found damaged: a reader's own, or those found by readers of lines it read unchecked
+  /// (``nextUncheckedLine()``) on other threads (``DecodedBatches``).
   package struct Damage {
     /// The first ``TraceReader/malformedLinesKept`` malformed lines, in order.
     package var malformedLines: [MalformedLine] = []
@@ -411,6 +405,16 @@ public final class TraceReader {
       if malformedLines.count < TraceReader.malformedLinesKept { malformedLines.append(line) }
     }
 
+    /// A line that is not an event: the trace's truncated end when it is a last line without
+    /// its line break (`isLast`), else a malformed line.
+    mutating package func reject(line: Int, offset: Int, byteCount: Int, reason: String, isLast: Bool) {
+      if isLast {
+        truncation = Truncation(line: line, offset: offset, byteCount: byteCount)
+      } else {
+        add(MalformedLine(line: line, offset: offset, reason: reason))
+      }
+    }
+
     /// Adds the damage of lines after those of this one.
     mutating package func add(_ later: Damage) {
       malformedLineCount += later.malformedLineCount
@@ -421,18 +425,16 @@ public final class TraceReader {
 
   /// Counts `damage` as this reader's own: the lines it describes join those the reader skipped
   /// itself (over the length limit), in line order.
-  package func absorb(_ damage: Damage) {
-    malformedLineCount += damage.malformedLineCount
-    if !damage.malformedLines.isEmpty {
-      malformedLines = Array((malformedLines + damage.malformedLines).sorted { $0.line < $1.line }.prefix(Self.malformedLinesKept))
+  package func absorb(_ found: Damage) {
+    self.damage.malformedLineCount += found.malformedLineCount
+    if !found.malformedLines.isEmpty {
+      self.damage.malformedLines = Array(
+        (damage.malformedLines + found.malformedLines).sorted { $0.line < $1.line }.prefix(Self.malformedLinesKept))
     }
-    if let truncation = damage.truncation { self.truncation = truncation }
+    if let truncation = found.truncation { self.damage.truncation = truncation }
   }
 
   private func malformed(_ reason: String) {
-    malformedLineCount += 1
-    if malformedLines.count < Self.malformedLinesKept {
-      malformedLines.append(MalformedLine(line: lineNumber, offset: lines.lineOffset, reason: reason))
-    }
+    damage.add(MalformedLine(line: lineNumber, offset: lines.lineOffset, reason: reason))
   }
 }
