@@ -211,6 +211,42 @@ class TraceTests(unittest.TestCase):
         a.close()
 
 
+    def test_a_large_trace_without_snapshots(self):
+        # Over 4 MB: the adapter decodes it on two threads while it indexes, and packs the
+        # rebuilt state's checkpoints on another (issue 33 item 18). A malformed line in the
+        # middle is skipped; the state late in the trace is every change from the start.
+        path = TMP / "large.loupe"
+        lines = [json.dumps({"format": "loupe-trace", "version": 1, "program": "large", "pid": 1, "startedAt": "2026-01-01T00:00:00Z"}),
+                 json.dumps({"seq": 1, "time": 0, "kind": "store.created", "store": "Big#1", "type": "Big", "parent": None, "identity": "i1"})]
+        seq = 1
+        for n in range(24_000):
+            if n == 12_000:
+                lines.append('{"seq":"not a number"}')
+            lines.append(json.dumps({"seq": seq + 1, "time": seq, "kind": "action.received", "store": "Big#1",
+                                     "action": "Big.Action.add", "value": {"add": n}, "origin": "send"}))
+            lines.append(json.dumps({"seq": seq + 2, "time": seq + 1, "kind": "state.changed", "store": "Big#1", "cause": seq + 1,
+                                     "summary": "Big#1: _rows changed.", "changes": [
+                                         {"path": f"rows[id: {n}]", "op": "insert", "new": {"id": n, "v": n * 2}, "index": n},
+                                         {"path": "total", "op": "replace", "old": n * (n - 1) if n else None, "new": n * (n + 1)}]}))
+            seq += 2
+        path.write_text("\n".join(lines) + "\n")
+        self.assertGreater(path.stat().st_size, 4 << 20)
+        a = open_trace(path, stopOnEntry=True)
+        a.ok("configurationDone")
+        a.event("stopped")
+        a.ok("goto", {"threadId": 1, "targetId": seq})
+        stop = a.event("stopped")
+        self.assertTrue(stop["text"].startswith(f"#{seq} state.changed Big#1"), stop["text"])
+        frame = a.ok("stackTrace", {"threadId": stop["threadId"]})["stackFrames"][0]
+        state = [s for s in a.ok("scopes", {"frameId": frame["id"]})["scopes"] if s["name"].startswith("State")][0]
+        rows = {v["name"]: v for v in a.ok("variables", {"variablesReference": state["variablesReference"]})["variables"]}
+        self.assertEqual(rows["total"]["value"], str(23_999 * 24_000))
+        self.assertEqual(rows["rows"]["indexedVariables"], 24_000)
+        last = a.ok("variables", {"variablesReference": rows["rows"]["variablesReference"], "filter": "indexed", "start": 23_999, "count": 1})
+        self.assertEqual(last["variables"][0]["value"], "{id: 23999, v: 47998}")
+        a.ok("disconnect")
+        a.close()
+
     def test_expanded_state_reads_as_swift(self):
         # The snapshot's shape says where enum cases and tuples are: rows expanded anywhere in
         # the State scope (and evaluated paths) read `.playing(speed: 2, since: 1.5)`, not JSON.
