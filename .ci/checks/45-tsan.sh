@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
 scratch=.build-tsan
-subset='ConcurrencyTests|EffectTests|CancellationTests|SubscriptionTests|ClientSubscriptionTests|EventHubTests|ClientLimitTests|GonePeerTests|DirectoryTests|FinishAtExitTests|SocketEndToEndTests|StdioEndToEndTests|ExitEndToEndTests|ConnectionTests|ClientTests|LifecycleTests|JSONRPCSpecTests|UnixSocketSafetyTests|SessionFuzzRegressionTests|ActivationTests|ReliabilitySuites/FaultTests|RecorderFaultTests|RecorderLingerTests|DecodingAheadTests'
+subset='ConcurrencyTests|EffectTests|CancellationTests|SubscriptionTests|ClientSubscriptionTests|EventHubTests|ClientLimitTests|GonePeerTests|DirectoryTests|FinishAtExitTests|SocketEndToEndTests|StdioEndToEndTests|ExitEndToEndTests|ConnectionTests|ClientTests|LifecycleTests|JSONRPCSpecTests|UnixSocketSafetyTests|SessionFuzzRegressionTests|ActivationTests|ReliabilitySuites/FaultTests|RecorderFaultTests|RecorderLingerTests|DecodingAheadTests|RebuildAsideTests'
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 suppressions=$PWD/.ci/tsan-suppressions.txt"
 
 swift build --build-tests --sanitize=thread --scratch-path "$scratch" 2>&1 | grep -E "error:|warning:|Build complete" || true

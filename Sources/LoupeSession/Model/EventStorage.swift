@@ -19,19 +19,23 @@ final package class EventStorage {
   @exclusivity(unchecked) private var cache: [Int: Event] = [:]
   static package let cacheLimit = 4096
 
-  static package func memory(_ events: [Event]) -> EventStorage { EventStorage(events: events, path: nil, file: nil) }
+  static package func memory(_ events: [Event]) -> EventStorage { EventStorage(events: events, path: nil, file: nil, grows: false) }
 
   static package func file(_ file: TraceLineFile) -> EventStorage {
-    EventStorage(events: [], path: file.path, file: file)
+    EventStorage(events: [], path: file.path, file: file, grows: false)
   }
 
   /// Events in the trace at `path`, which is still being written: each is added with its
   /// line's location once that line is in the file.
   static package func growingFile(_ path: String) -> EventStorage {
-    EventStorage(events: [], path: path, file: nil)
+    EventStorage(events: [], path: path, file: nil, grows: true)
   }
 
-  private init(events: [Event], path: String?, file: TraceLineFile?) {
+  /// Whether the file is still being written (a live session's recording).
+  private let grows: Bool
+
+  private init(events: [Event], path: String?, file: TraceLineFile?, grows: Bool) {
+    self.grows = grows
     self.events = events
     self.path = path
     self.file = file
@@ -92,7 +96,18 @@ final package class EventStorage {
     return try? Event(jsonText: bytes)
   }
 
-  private func line(at index: Int) -> [UInt8]? {
+  /// The trace file of a finished recording (``file(_:)``) — one that no longer grows, so
+  /// another reader may read its lines by their locations; `nil` otherwise.
+  package var finishedTracePath: String? { grows ? nil : path }
+
+  /// Where the line of the event at `index` is in the file.
+  package func location(at index: Int) -> TraceLineLocation {
+    let location = locations.location(at: index)
+    return TraceLineLocation(offset: location.offset, length: location.length)
+  }
+
+  /// The line of the event at `index`, read back (`nil`: it cannot be).
+  package func line(at index: Int) -> [UInt8]? {
     let location = locations.location(at: index)
     return read(TraceLineLocation(offset: location.offset, length: location.length))
   }

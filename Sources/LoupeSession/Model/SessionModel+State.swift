@@ -2,10 +2,64 @@ import LoupeCore
 extension SessionModel {
   /// The whole state of `store` right after the event at `index`, or `nil` when nothing of it
   /// is known yet (or the store's path is not in its root's state then).
+  ///
+  /// A root without snapshots is rebuilt once from its start (CONTRACT §10). In a recording
+  /// (``init(tracePath:)``), a question about one of its scoped stores far from any
+  /// checkpoint (``focusingFrom`` changes or more) is answered by a rebuild focused on that
+  /// store (``ScopeFocus``: the changes of other stores that land beside it are skimmed, not
+  /// decoded), while the root is rebuilt whole on a thread of its own
+  /// (``RootRebuildAside``); its checkpoints serve the questions after it. A question about
+  /// the root itself, or one a focus cannot answer, waits for that rebuild.
   public func state(of store: String, at index: Int) -> RebuiltState? {
     let rootID = StateRebuilder.rootStore(of: store)
+    adoptRebuildsAside(of: nil)
+    if let focused = focusedState(of: store, rootID, at: index) { return focused }
+    adoptRebuildsAside(of: rootID)
     guard let rootState = rootState(rootID, at: index) else { return nil }
     return StateRebuilder.scoped(rootState, store: store)
+  }
+
+  /// The state of scoped `store` right after the event at `index`, rebuilt focused on it while
+  /// its root is rebuilt aside; `nil` when the question is not one for a focus (see
+  /// ``state(of:at:)``) or a change on the way breaks it.
+  private func focusedState(of store: String, _ rootID: String, at index: Int) -> RebuiltState?? {
+    guard !rebuiltAside.contains(rootID), let tracePath = storage.finishedTracePath,
+      let applying = stateIndex.changesToApplyWithoutSnapshot(rootID, at: index), applying >= focusingFrom,
+      let focus = ScopeFocus(store: store)
+    else { return nil }
+    if rebuildsAside[rootID] == nil {
+      let count = stateIndex.changesBeforeFirstSnapshot(of: rootID)
+      let positions = stateIndex.roots[rootID]?.changes.positions(in: 0..<count) ?? []
+      rebuildsAside[rootID] = RootRebuildAside(
+        root: rootID, tracePath: tracePath, lines: positions.map(storage.location(at:)),
+        checkpointBudget: stateIndex.checkpointBudget)
+    }
+    let reader = FocusedChangeReader(focus) { self.storage.line(at: $0) }
+    let state = stateIndex.rootState(rootID, at: index, leavingOut: reader.leavesOut) { position in
+      // What ``EventStorage/event(at:remembering:)`` decodes, from the line already skimmed.
+      let event = reader.line(at: position).flatMap { try? Event.decoded(jsonText: $0) }
+      reader.check(event)
+      return event
+    }
+    if reader.broken { return nil }
+    focusedAnswers += 1
+    return .some(state.flatMap { StateRebuilder.scoped($0, store: store) })
+  }
+
+  /// Adopts the checkpoints of the rebuilds aside that are done (`root` `nil`), or waits for
+  /// `root`'s (when one is under way) and adopts them.
+  private func adoptRebuildsAside(of root: String?) {
+    for (rootID, aside) in rebuildsAside where root == nil || rootID == root {
+      guard let checkpoints = aside.checkpoints(waiting: root != nil) else { continue }
+      rebuildsAside[rootID] = nil
+      rebuiltAside.insert(rootID)
+      stateIndex.adopt(checkpoints, of: rootID)
+    }
+  }
+
+  /// Waits for every rebuild aside and adopts its checkpoints (tests).
+  package func finishRebuildsAside() {
+    for rootID in Array(rebuildsAside.keys) { adoptRebuildsAside(of: rootID) }
   }
 
   /// The state of `store` right after the event numbered `seq` (the last event before it when

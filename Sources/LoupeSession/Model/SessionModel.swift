@@ -107,6 +107,16 @@ public final class SessionModel {
   @exclusivity(unchecked) package var byLine: [Int: PositionList] = [:]
   @exclusivity(unchecked) package var sourcePaths: Set<String> = []
   @exclusivity(unchecked) package var stateIndex = StateIndex()
+  /// Roots being rebuilt whole aside (``RootRebuildAside``), and those whose rebuild aside
+  /// was adopted.
+  @exclusivity(unchecked) var rebuildsAside: [String: RootRebuildAside] = [:]
+  @exclusivity(unchecked) var rebuiltAside: Set<String> = []
+  /// A question about a scoped store of a root without snapshots that would apply at least
+  /// this many changes is answered by a rebuild focused on that store while the root is
+  /// rebuilt aside (``SessionModel/state(of:at:)``); tests set it lower.
+  package var focusingFrom = 16 * StateRebuilder.checkpointSpacing
+  /// How many questions were answered by a focused rebuild.
+  package internal(set) var focusedAnswers = 0
 
   /// An empty session, for live events kept in memory.
   public init() {
@@ -156,6 +166,10 @@ public final class SessionModel {
     // The decoding threads are done with the reader: `next()` said so.
     self.header = reader.header
     self.damage = (reader.malformedLineCount, reader.truncation)
+  }
+
+  deinit {
+    for aside in rebuildsAside.values { aside.cancel() }
   }
 
   /// The trace's header, for a session read from a file.

@@ -103,30 +103,24 @@ package struct StateIndex {
   mutating package func rootState(
     _ rootID: String, at index: Int, leavingOut: ((Int, JSON, IDDirectory) -> Bool)? = nil, event: (Int) -> Event?
   ) -> RebuiltState? {
-    guard let root = roots[rootID] else { return nil }
-    let snapshot = Self.lastPosition(in: root.snapshots, atOrBefore: index)
-    let base = snapshot ?? -1
-    // Changes after the snapshot and up to `index`: positions [first, end) in `root.changes`.
-    let first = snapshot.map { root.changes.count(atOrBefore: Int(root.snapshots[$0])) } ?? 0
-    let end = root.changes.count(atOrBefore: index)
-    guard snapshot != nil || end > 0 else { return nil }
-    let checkpoint = root.checkpoints.last { $0.base == base && $0.applied >= first && $0.applied <= end }
+    guard let root = roots[rootID], let start = start(of: root, rootID, at: index) else { return nil }
+    let (snapshot, base, end) = (start.snapshot, start.base, start.end)
     var state: RebuiltState
     var applied: Int
     var directory = IDDirectory()
-    if let kept = latest, kept.root == rootID, kept.base == base, kept.applied >= first, kept.applied <= end,
-      kept.applied + Self.latestSlack >= checkpoint?.applied ?? first
-    {
+    switch start.from {
+    case .latest:
       // Taken out while it is edited, so that the edits find its containers unshared.
+      let kept = latest!
       latest = nil
       (applied, state, directory) = (kept.applied, kept.state, kept.directory)
-    } else if let checkpoint {
+    case .checkpoint(let checkpoint):
       (applied, state) = (checkpoint.applied, checkpoint.state.state)
-    } else if let snapshot {
-      guard let read = event(Int(root.snapshots[snapshot])), let event = StateRebuilder.snapshot(in: read) else { return nil }
+    case .snapshot(let position, let first):
+      guard let read = event(position), let event = StateRebuilder.snapshot(in: read) else { return nil }
       state = RebuiltState(event)
       applied = first
-    } else {
+    case .nothing:
       state = RebuiltState(value: .object([:]), approximate: true)
       applied = 0
     }
@@ -159,6 +153,72 @@ package struct StateIndex {
     if !leftOut { latest = Latest(root: rootID, base: base, applied: applied, state: state, directory: directory) }
     takePacked(waiting: true)
     return state
+  }
+
+  /// Where a rebuild of a root's state right after the event at `index` starts: the root's
+  /// last snapshot at or before it (its position in `snapshots`; `base` its event's position,
+  /// -1 for none), the changes up to `index` (`changes[..<end]`), and what it goes on from.
+  private struct Start {
+    enum From {
+      case latest
+      case checkpoint(Checkpoint)
+      /// The snapshot at `position`, before `changes[first]`.
+      case snapshot(position: Int, first: Int)
+      case nothing
+    }
+    var snapshot: Int?
+    var base: Int
+    var end: Int
+    var from: From
+    /// How many changes the rebuild applies.
+    var applying: Int
+  }
+
+  /// `nil` when nothing of the root is known right after the event at `index`.
+  private func start(of root: Root, _ rootID: String, at index: Int) -> Start? {
+    let snapshot = Self.lastPosition(in: root.snapshots, atOrBefore: index)
+    let base = snapshot ?? -1
+    // Changes after the snapshot and up to `index`: positions [first, end) in `root.changes`.
+    let first = snapshot.map { root.changes.count(atOrBefore: Int(root.snapshots[$0])) } ?? 0
+    let end = root.changes.count(atOrBefore: index)
+    guard snapshot != nil || end > 0 else { return nil }
+    let checkpoint = root.checkpoints.last { $0.base == base && $0.applied >= first && $0.applied <= end }
+    if let kept = latest, kept.root == rootID, kept.base == base, kept.applied >= first, kept.applied <= end,
+      kept.applied + Self.latestSlack >= checkpoint?.applied ?? first
+    {
+      return Start(snapshot: snapshot, base: base, end: end, from: .latest, applying: end - kept.applied)
+    }
+    if let checkpoint {
+      return Start(snapshot: snapshot, base: base, end: end, from: .checkpoint(checkpoint), applying: end - checkpoint.applied)
+    }
+    if let snapshot {
+      let from = Start.From.snapshot(position: Int(root.snapshots[snapshot]), first: first)
+      return Start(snapshot: snapshot, base: base, end: end, from: from, applying: end - first)
+    }
+    return Start(snapshot: nil, base: base, end: end, from: .nothing, applying: end)
+  }
+
+  /// How many changes a rebuild of `rootID`'s state right after the event at `index` would
+  /// apply, when it has no snapshot to start from (`nil`: it has one, or nothing is known).
+  package func changesToApplyWithoutSnapshot(_ rootID: String, at index: Int) -> Int? {
+    guard let root = roots[rootID], let start = start(of: root, rootID, at: index), start.snapshot == nil else { return nil }
+    return start.applying
+  }
+
+  /// How many of `rootID`'s changes come before its first snapshot (all of them without one):
+  /// those a state without a snapshot is rebuilt from.
+  package func changesBeforeFirstSnapshot(of rootID: String) -> Int {
+    guard let root = roots[rootID] else { return 0 }
+    guard let first = root.snapshots.first else { return root.changes.count }
+    return root.changes.count(atOrBefore: Int(first))
+  }
+
+  /// Keeps checkpoints of `rootID` made elsewhere (a rebuild aside, ``RootRebuildAside``) as
+  /// if this index had made them: within the budget, the spacing grown as packing them says.
+  mutating package func adopt(_ checkpoints: [Checkpoint], of rootID: String) {
+    for checkpoint in checkpoints {
+      keep(checkpoint.state, of: rootID, base: checkpoint.base, applied: checkpoint.applied)
+    }
   }
 
   /// Each store's scope path, parsed once (a rebuild applies many changes of few stores).

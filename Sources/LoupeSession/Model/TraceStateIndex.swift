@@ -242,12 +242,8 @@ public final class TraceStateIndex {
   package var focusesOnEachStore = false
   /// How many changes were left out so.
   package internal(set) var changesLeftOut = 0
-  /// Set while a focused rebuild reads a change that may rename an element on its way.
-  var focusBroken = false
-  /// The paths of the line skimmed last (kept to reuse their storage).
-  var skimmedPaths: [Range<Int>] = []
-  /// The line read last, by position: a change not left out is decoded from it.
-  var lastLine: (position: Int, bytes: [UInt8])?
+  /// The change lines of the focused rebuild under way.
+  var focused: FocusedChangeReader?
 
   /// The `seq` of the snapshot that a state of `store` right after `seq` starts from.
   public func snapshotSeq(of store: String, atOrBeforeSeq seq: Int) -> Int? {

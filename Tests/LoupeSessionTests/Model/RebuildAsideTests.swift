@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import LoupeCore
+@testable import LoupeSession
+
+/// A recording's root without snapshots, asked about one of its scoped stores far from any
+/// checkpoint: the model answers from a rebuild focused on that store while the root is
+/// rebuilt whole on a thread of its own (``RootRebuildAside``), then adopts that rebuild's
+/// checkpoints (issue 33 item 18, `loupe dap`'s State scope). Every answer, before and after,
+/// is the whole rebuild's.
+@Suite struct RebuildAsideTests {
+  /// Random traces whose stores and paths cross each other (``ScopeFocusTests``), some with
+  /// snapshots, some renaming elements on the scopes' way (the focus breaks: a whole rebuild).
+  @Test(arguments: Array(1...12) as [UInt64]) func answersBeforeAndAfterTheRebuildAsideAreTheWholeRebuilds(seed: UInt64) throws {
+    let scratch = ScratchDirectory()
+    let count = 900
+    let renames: ScopeFocusTests.Renames = [.none, .rare, .often][Int(seed % 3)]
+    let trace = ScopeFocusTests.randomTrace(seed: seed, count: count, snapshots: seed % 4 == 0, renames: renames)
+    let path = scratch.file("aside.loupe", Array(trace.utf8))
+    let whole = try SessionModel(tracePath: path)
+    whole.focusingFrom = .max
+    let model = try SessionModel(tracePath: path)
+    model.focusingFrom = 1
+    var random = SplitMix64(seed: seed &+ 7)
+    func ask(_ times: Int) {
+      for _ in 0..<times {
+        let store = Int.random(in: 0..<10, using: &random) == 0 ? "R#1" : ScopeFocusTests.stores[Int.random(in: 0..<ScopeFocusTests.stores.count, using: &random)]
+        let index = Int.random(in: 0..<model.count, using: &random)
+        #expect(model.state(of: store, at: index) == whole.state(of: store, at: index), "\(store) at \(index), seed \(seed)")
+      }
+    }
+    // First about an item at the end: without snapshots and renames, a focused answer.
+    let last = model.count - 1
+    #expect(model.state(of: "R#1/items[id: 2]", at: last) == whole.state(of: "R#1/items[id: 2]", at: last))
+    if seed % 4 != 0, renames == .none { #expect(model.focusedAnswers == 1) }
+    ask(100)
+    model.finishRebuildsAside()
+    #expect(model.rebuildsAside.isEmpty)
+    let focusedBefore = model.focusedAnswers
+    ask(100)
+    // The root's checkpoints are adopted: no question is focused again.
+    #expect(model.focusedAnswers == focusedBefore)
+    #expect(whole.focusedAnswers == 0)
+  }
+
+  /// The benchmark's trace in small (items made, then each item's rows edited in turn): the
+  /// first answer about an item is focused; the checkpoints adopted are those a whole rebuild
+  /// leaves, and answer the next questions, about any store, from them.
+  @Test func adoptsTheCheckpointsAWholeRebuildLeaves() throws {
+    var lines = [TraceSamples.header.jsonText]
+    func change(_ store: String, _ path: String, _ op: String, _ new: String) {
+      let seq = lines.count
+      let old = op == "insert" ? "" : #","old":null"#
+      lines.append(#"{"seq":\#(seq),"time":1.0,"kind":"state.changed","store":"\#(store)","cause":1,"changes":[{"path":"\#(path)","op":"\#(op)"\#(old),"new":\#(new)}],"summary":"s"}"#)
+    }
+    change("App#1", "items", "replace", "[]")
+    for item in 1...8 { change("App#1", "items[id: \(item)]", "insert", #"{"id":\#(item),"rows":[]}"#) }
+    for row in 1...150 {
+      for item in 1...8 { change("App#1/items[id: \(item)]", "rows[id: \(row)]", "insert", #"{"id":\#(row),"v":\#(item)}"#) }
+    }
+    let scratch = ScratchDirectory()
+    let path = scratch.file("items.loupe", Array((lines.joined(separator: "\n") + "\n").utf8))
+    let whole = try SessionModel(tracePath: path)
+    whole.focusingFrom = .max
+    let model = try SessionModel(tracePath: path)
+    model.focusingFrom = 512
+    let last = model.count - 1
+    let item = try #require(model.state(of: "App#1/items[id: 5]", at: last))
+    #expect(item.value == whole.state(of: "App#1/items[id: 5]", at: last)?.value)
+    #expect(item.value.jsonText.hasPrefix(#"{"id":5,"rows":[{"id":1,"v":5},{"id":2,"v":5},"#))
+    #expect(model.focusedAnswers == 1)
+    #expect(model.stateIndex.checkpointCount == 0)
+    model.finishRebuildsAside()
+    let adopted = model.stateIndex.roots["App#1"]?.checkpoints.map(\.applied)
+    #expect(adopted == whole.stateIndex.roots["App#1"]?.checkpoints.map(\.applied))
+    #expect((adopted ?? []).count == 4)
+    for checkpoint in model.stateIndex.roots["App#1"]?.checkpoints ?? [] {
+      #expect(checkpoint.state.state == whole.stateIndex.roots["App#1"]?.checkpoints.first { $0.applied == checkpoint.applied }?.state.state)
+    }
+    // Near a checkpoint, about the root and another item: no focus needed.
+    for (store, index) in [("App#1", 700), ("App#1/items[id: 2]", 1000), ("App#1/items[id: 5]", 300)] {
+      #expect(model.state(of: store, at: index) == whole.state(of: store, at: index), "\(store) at \(index)")
+    }
+    #expect(model.focusedAnswers == 1)
+  }
+
+  /// A question about the root itself waits for the rebuild aside rather than rebuilding it
+  /// twice, and a model kept in memory or a live session's never rebuilds aside.
+  @Test func theRootWaitsForTheRebuildAsideAndOnlyRecordingsRebuildAside() throws {
+    let scratch = ScratchDirectory()
+    let trace = ScopeFocusTests.randomTrace(seed: 5, count: 900, snapshots: false, renames: .none)
+    let path = scratch.file("root.loupe", Array(trace.utf8))
+    let model = try SessionModel(tracePath: path)
+    model.focusingFrom = 1
+    let whole = try SessionModel(tracePath: path)
+    whole.focusingFrom = .max
+    let last = model.count - 1
+    #expect(model.state(of: "R#1/items[id: 1]", at: last) == whole.state(of: "R#1/items[id: 1]", at: last))
+    #expect(model.rebuildsAside["R#1"] != nil)
+    #expect(model.state(of: "R#1", at: last) == whole.state(of: "R#1", at: last))
+    #expect(model.rebuildsAside.isEmpty)
+    #expect(model.rebuiltAside == ["R#1"])
+
+    let memory = SessionModel()
+    memory.focusingFrom = 1
+    for index in 0..<whole.count { memory.append(whole.event(at: index)) }
+    #expect(memory.state(of: "R#1/items[id: 1]", at: last) == whole.state(of: "R#1/items[id: 1]", at: last))
+    #expect(memory.focusedAnswers == 0)
+    #expect(memory.rebuildsAside.isEmpty)
+  }
+}
