@@ -141,6 +141,19 @@ extension Event.Payload {
   }
 }
 
+extension CodeLocation {
+  /// A `source` member's value as the event decoder reads it (CONTRACT §9): `.some(nil)` for
+  /// null, `nil` when the decoder would reject it.
+  package static func decoded(source value: JSON) -> CodeLocation?? {
+    // Not `try?`, which would flatten a rejected source into a missing one.
+    do {
+      return .some(try Fields(object: ["source": value], context: .event).source())
+    } catch {
+      return nil
+    }
+  }
+}
+
 /// Typed member access with errors that name the kind and the field.
 struct Fields {
   var object: JSONObject

@@ -1,21 +1,64 @@
 import LoupeCore
 /// Indexing each event as it is added, and the queries on stores, causes and effects.
 extension SessionModel {
-  package func add(_ event: Event) {
+  package func add(_ event: Event) { add(IndexedEvent(event)) }
+
+  package func add(_ indexed: IndexedEvent) {
     let position = count
-    let store = event.store.map(storeID) ?? -1
-    let kind: Kind
+    let store = indexed.store.map(storeID) ?? -1
+    var kind: Kind
     // What the event refers to (``Event/referencedSeq``); actions and effect ends are
     // linked to their cause below.
-    var cause = event.referencedSeq.flatMap { index(ofSeq: $0) }
+    var cause = indexed.referencedSeq.flatMap { index(ofSeq: $0) }
+    var source: CodeLocation?
+    switch indexed.details {
+    case .action(let origin, let effect, let location):
+      kind = .action
+      cause = actionCause(origin: origin, effect: effect, store: indexed.store ?? "")
+      source = location
+    case .change:
+      kind = .change
+      if let store = indexed.store { stateIndex.add(changeOf: StateRebuilder.rootStore(of: store), at: position) }
+    case .derived(let location):
+      kind = .other
+      source = location
+    case .event(let event):
+      kind = add(event, at: position, cause: &cause)
+      source = Self.source(of: event)
+      stateIndex.add(event, at: position)
+    }
+    columns.append(indexed.seq, pairID(kind: kindID(indexed.kind, kind), store: Int(store) + 1), cause.map { position - $0 } ?? 0)
+    lastAppendedSeq = indexed.seq
+    if let cause, position - cause > Self.nearConsequences {
+      farConsequences[Int32(cause), default: []].append(Int32(position))
+    }
+    if store >= 0 {
+      storeEvents[Int(store)].append(position)
+      if kind == .action { storeActions[Int(store)].append(position) }
+    }
+    if let location = source {
+      byLine[location.line, default: PositionList()].append(position)
+      if let path = location.path { sourcePaths.insert(path) }
+    }
+  }
+
+  private func actionCause(origin: ActionReceived.Origin, effect: Int?, store: String) -> Int? {
+    switch origin {
+    case .effect: effect.flatMap(effectStart)
+    case .parent: parentAction(of: store)
+    case .send, .tool: nil
+    }
+  }
+
+  /// The kind of a decoded `event` at `position`, its lifecycle and effects noted, and its
+  /// cause when its kind links it to one.
+  private func add(_ event: Event, at position: Int, cause: inout Int?) -> Kind {
+    let kind: Kind
+    let store = event.store.map(storeID) ?? -1
     switch event.payload {
     case .actionReceived(let e):
       kind = .action
-      switch e.origin {
-      case .effect: cause = e.effect.flatMap(effectStart)
-      case .parent: cause = parentAction(of: e.store)
-      case .send, .tool: cause = nil
-      }
+      cause = actionCause(origin: e.origin, effect: e.effect, store: e.store)
     case .stateChanged:
       kind = .change
     case .stateSnapshot:
@@ -48,20 +91,7 @@ extension SessionModel {
     default:
       kind = .other
     }
-    columns.append(event.seq, pairID(kind: kindID(event.kind, kind), store: Int(store) + 1), cause.map { position - $0 } ?? 0)
-    lastAppendedSeq = event.seq
-    if let cause, position - cause > Self.nearConsequences {
-      farConsequences[Int32(cause), default: []].append(Int32(position))
-    }
-    if store >= 0 {
-      storeEvents[Int(store)].append(position)
-      if kind == .action { storeActions[Int(store)].append(position) }
-    }
-    if let location = Self.source(of: event) {
-      byLine[location.line, default: PositionList()].append(position)
-      if let path = location.path { sourcePaths.insert(path) }
-    }
-    stateIndex.add(event, at: position)
+    return kind
   }
 
   private func pairID(kind: Int, store: Int) -> Int {

@@ -9,7 +9,8 @@ import LoupeCore
 /// caller indexes them in order (BENCHMARKS.md, issue 33 item 18).
 ///
 /// The events and the damage are those of ``TraceReader/next(filter:decode:kindText:)`` on one
-/// thread: each line is decoded by ``Event/init(jsonText:)``; one that does not decode is a
+/// thread: each line is decoded by ``Event/init(jsonText:)`` (or read as plainly as
+/// ``EventIndexSkim`` can, for what the index keeps); one that does not decode is a
 /// malformed line, or, last in a file without a final line break, the trace's truncated end.
 /// The damage found while decoding is handed to the reader (``TraceReader/absorb(_:)``) once
 /// ``next()`` has returned `nil`, so the reader's counts are then the whole trace's. A read
@@ -20,9 +21,9 @@ final class DecodedBatches: @unchecked Sendable {
   // Unchecked: `reader` is used by the reading thread until it has read the last line, then
   // by the owner only; everything else is guarded by `condition`.
 
-  /// Events, each with where its line is.
+  /// Events (what the index keeps of them), each with where its line is.
   struct Batch {
-    var events: [Event] = []
+    var events: [IndexedEvent] = []
     var offsets: [Int] = []
     var lengths: [Int] = []
     /// Lines of the batch that did not decode.
@@ -184,13 +185,16 @@ final class DecodedBatches: @unchecked Sendable {
   /// The events of `lines`, and the lines that are not events (as ``TraceReader`` reports them).
   private static func decode(_ lines: Lines) -> Batch {
     var batch = Batch()
+    var skim = EventIndexSkim()
     lines.bytes.withUnsafeBufferPointer { bytes in
       var start = 0
       for row in 0..<lines.count {
         let end = lines.ends[row]
         let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
         do throws(EventDecodingError) {
-          let event = try Event(jsonText: line)
+          // The commonest lines are read without being decoded (the same entry).
+          let event: IndexedEvent
+          if let read = skim.read(line) { event = read } else { event = IndexedEvent(try Event(jsonText: line)) }
           batch.events.append(event)
           batch.offsets.append(lines.offsets[row])
           batch.lengths.append(end - start)

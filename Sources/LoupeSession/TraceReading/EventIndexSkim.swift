@@ -1,0 +1,254 @@
+import LoupeCore
+
+/// What ``SessionModel`` indexes of a trace's commonest lines — `state.changed`,
+/// `action.received`, `derived.recomputed` — read from the line's bytes without decoding the
+/// event (``IndexedEvent``): no value, change or summary is built, only the `seq`, the store
+/// and what links the event to others. A large trace's index pass (``DecodedBatches``) spent
+/// most of its time building events it then threw away (issue 33 item 18).
+///
+/// It only ever says what the decoder says. A line is read here only when it is plain: valid
+/// JSON (``EventLineScanner``, which checks exactly what ``JSONParser`` does), member names in
+/// ASCII without escapes, none of the members it reads twice, every member the decoder
+/// requires present and of its type, integers written as integers, and nothing whose check
+/// needs the decoder (a `shape`, an `origin` on a change, an escaped store). Anything else —
+/// including every line the decoder would reject — gives `nil`, and the caller decodes the
+/// line (``IndexedEvent/init(_:)``), which then indexes it or says what is wrong.
+struct EventIndexSkim {
+  /// Store ids read lately, with their bytes: most lines name one of a few stores.
+  private var stores: [(bytes: [UInt8], text: String)] = []
+  /// Where the members a check reads are, reused from line to line.
+  private var ranges = [Range<Int>](repeating: 0..<0, count: Key.allCases.count)
+
+  /// `line`'s index entry, or `nil`: decode it.
+  mutating func read(_ line: UnsafeBufferPointer<UInt8>) -> IndexedEvent? {
+    // A `seq` of 15 digits at most, which the decoder reads as an `.int` too.
+    guard let fields = EventLineScanner.scan(line), let seq = fields.seq, abs(seq) < 1_000_000_000_000_000, fields.hasTime,
+      case .plain(let kindRange) = fields.kind, case .plain(let storeRange) = fields.store
+    else { return nil }
+    var members = Members(line, ranges: ranges)
+    defer { ranges = members.ranges }
+    if EventLineScanner.bytes(line, kindRange, equal: "state.changed") {
+      guard members.read(Self.changeKeys), members.changesArePlain(),
+        let cause = members.integer(.cause), members.isString(.summary)
+      else { return nil }
+      return IndexedEvent(seq: seq, kind: StateChanged.kind, store: store(line, storeRange), referencedSeq: cause, details: .change)
+    }
+    if EventLineScanner.bytes(line, kindRange, equal: "action.received") {
+      guard members.read(Self.actionKeys), members.isString(.action), let origin = members.origin(),
+        let effect = members.optionalInteger(.effect), let source = members.source(),
+        members.isAbsentOrNull(.shape), members.isAbsentNullOrString(.client)
+      else { return nil }
+      let details = IndexedEvent.Details.action(origin: origin, effect: effect, source: source)
+      return IndexedEvent(seq: seq, kind: ActionReceived.kind, store: store(line, storeRange), referencedSeq: nil, details: details)
+    }
+    if EventLineScanner.bytes(line, kindRange, equal: "derived.recomputed") {
+      guard members.read(Self.derivedKeys), members.isString(.derived), let cause = members.optionalInteger(.cause),
+        members.isBool(.outputChanged), members.integer(.durationNs) != nil, let source = members.source()
+      else { return nil }
+      return IndexedEvent(seq: seq, kind: DerivedRecomputed.kind, store: store(line, storeRange), referencedSeq: cause, details: .derived(source: source))
+    }
+    return nil
+  }
+
+  static let changeKeys: [Key] = [.store, .cause, .changes, .summary, .origin, .client]
+  static let actionKeys: [Key] = [.store, .action, .origin, .effect, .source, .shape, .client]
+  static let derivedKeys: [Key] = [.store, .derived, .cause, .outputChanged, .durationNs, .source]
+
+  private mutating func store(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    let bytes = UnsafeBufferPointer(rebasing: line[range])
+    for (place, known) in stores.enumerated() where known.bytes.count == bytes.count && Self.same(known.bytes, bytes) {
+      if place > 0 { stores.swapAt(place, place - 1) }  // the commonest first
+      return known.text
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    if stores.count >= 8 { stores.removeLast() }
+    stores.append((Array(bytes), text))
+    return text
+  }
+
+  private static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    a.withUnsafeBufferPointer { a in a.isEmpty || LibC.memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+  }
+
+  /// The members a kind's check reads.
+  enum Key: Int, CaseIterable {
+    case store, cause, changes, summary, origin, client, action, effect, source, shape, derived, outputChanged, durationNs
+  }
+
+  /// The top-level members of a valid line, each of the keys asked for found once at most.
+  struct Members {
+    private var cursor: JSONLineCursor
+    /// Each key's value, by the key's raw value; those of the keys in `found` only.
+    fileprivate(set) var ranges: [Range<Int>]
+    private var found: UInt16 = 0
+
+    init(_ line: UnsafeBufferPointer<UInt8>, ranges: [Range<Int>]) {
+      cursor = JSONLineCursor(line)
+      self.ranges = ranges
+    }
+
+    private func value(_ key: Key) -> Range<Int>? { found & 1 << key.rawValue != 0 ? ranges[key.rawValue] : nil }
+
+    /// Finds `keys`' values; `false` when a member name is not plain ASCII or one of `keys`
+    /// comes twice.
+    mutating func read(_ keys: [Key]) -> Bool {
+      guard cursor.take(UInt8(ascii: "{")) else { return false }
+      if cursor.take(UInt8(ascii: "}")) { return true }
+      repeat {
+        cursor.skipWhitespace()
+        guard cursor.peek == UInt8(ascii: "\""), let name = cursor.string(), !name.escaped,
+          !name.range.contains(where: { cursor.bytes[$0] >= 0x80 }), cursor.take(UInt8(ascii: ":"))
+        else { return false }
+        cursor.skipWhitespace()
+        let start = cursor.i
+        guard cursor.skipValue() != nil else { return false }
+        if let key = keys.first(where: { cursor.equal(name.range, $0.static) }) {
+          guard found & 1 << key.rawValue == 0 else { return false }
+          found |= 1 << key.rawValue
+          ranges[key.rawValue] = start..<cursor.i
+        }
+      } while cursor.take(UInt8(ascii: ","))
+      return cursor.take(UInt8(ascii: "}"))
+    }
+
+    private func first(_ key: Key) -> UInt8? { value(key).map { cursor.bytes[$0.lowerBound] } }
+
+    func isString(_ key: Key) -> Bool { first(key) == UInt8(ascii: "\"") }
+
+    func isBool(_ key: Key) -> Bool { first(key) == UInt8(ascii: "t") || first(key) == UInt8(ascii: "f") }
+
+    func isAbsentOrNull(_ key: Key) -> Bool { first(key) == nil || first(key) == UInt8(ascii: "n") }
+
+    func isAbsentNullOrString(_ key: Key) -> Bool { isAbsentOrNull(key) || isString(key) }
+
+    /// An integer written as one (an optional minus and at most 15 digits): what the decoder
+    /// reads as an `.int`; `nil` for anything else, even a number it would take.
+    func integer(_ key: Key) -> Int? { value(key).flatMap(integer(in:)) }
+
+    private func integer(in range: Range<Int>) -> Int? {
+      var index = range.lowerBound
+      let negative = cursor.bytes[index] == UInt8(ascii: "-")
+      if negative { index += 1 }
+      guard index < range.upperBound, range.upperBound - index <= 15 else { return nil }
+      var value = 0
+      while index < range.upperBound {
+        let digit = cursor.bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        value = value * 10 + Int(digit)
+        index += 1
+      }
+      return negative ? -value : value
+    }
+
+    /// Absent or null: `.some(nil)`; an integer: it; anything else `nil`.
+    func optionalInteger(_ key: Key) -> Int?? {
+      if isAbsentOrNull(key) { return .some(nil) }
+      return integer(key).map { .some($0) }
+    }
+
+    /// `origin`, a string without escapes naming an ``ActionReceived/Origin``.
+    func origin() -> ActionReceived.Origin? {
+      guard let range = value(.origin), isString(.origin) else { return nil }
+      return plainString(range).flatMap(ActionReceived.Origin.init(rawValue:))
+    }
+
+    /// The `source` member as the decoder reads it: `.some(nil)` when absent or null.
+    func source() -> CodeLocation?? {
+      guard let range = value(.source) else { return .some(nil) }
+      if first(.source) == UInt8(ascii: "n") { return .some(nil) }
+      guard let value = try? JSONParser.parse(UnsafeBufferPointer(rebasing: cursor.bytes[range])) else { return nil }
+      return CodeLocation.decoded(source: value)
+    }
+
+    private func plainString(_ range: Range<Int>) -> String? {
+      let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+      guard !cursor.bytes[inner].contains(UInt8(ascii: "\\")) else { return nil }
+      return String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[inner]), as: UTF8.self)
+    }
+
+    /// Whether `changes` is an array of changes the decoder takes without building any: each
+    /// an object with a `path` string and an `op` naming a ``Change/Op`` (no escapes), an
+    /// `index` absent, null or an integer, `truncated` absent, null or a boolean, no shapes;
+    /// no `origin` or `client` on the event (left to the decoder).
+    mutating func changesArePlain() -> Bool {
+      guard value(.origin) == nil, value(.client) == nil, let range = value(.changes) else { return false }
+      var inner = JSONLineCursor(UnsafeBufferPointer(rebasing: cursor.bytes[range]))
+      guard inner.take(UInt8(ascii: "[")) else { return false }
+      if inner.take(UInt8(ascii: "]")) { return true }
+      repeat {
+        guard Self.changeIsPlain(&inner) else { return false }
+      } while inner.take(UInt8(ascii: ","))
+      return inner.take(UInt8(ascii: "]"))
+    }
+
+    private static func changeIsPlain(_ cursor: inout JSONLineCursor) -> Bool {
+      guard cursor.take(UInt8(ascii: "{")) else { return false }
+      var seen: UInt8 = 0
+      if !cursor.take(UInt8(ascii: "}")) {
+        repeat {
+          cursor.skipWhitespace()
+          guard cursor.peek == UInt8(ascii: "\""), let name = cursor.string(), !name.escaped,
+            !name.range.contains(where: { cursor.bytes[$0] >= 0x80 }), cursor.take(UInt8(ascii: ":"))
+          else { return false }
+          cursor.skipWhitespace()
+          let start = cursor.i
+          guard let plain = cursor.skipValue() else { return false }
+          let value = start..<cursor.i
+          let first = cursor.bytes[start]
+          let bit: UInt8
+          if cursor.equal(name.range, "path") {
+            guard first == UInt8(ascii: "\"") else { return false }
+            bit = 1
+          } else if cursor.equal(name.range, "op") {
+            guard plain else { return false }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[(value.lowerBound + 1)..<(value.upperBound - 1)]), as: UTF8.self)
+            guard Change.Op(rawValue: text) != nil else { return false }
+            bit = 2
+          } else if cursor.equal(name.range, "index") {
+            guard first == UInt8(ascii: "n") || isInteger(cursor.bytes, value) else { return false }
+            bit = 4
+          } else if cursor.equal(name.range, "truncated") {
+            guard first == UInt8(ascii: "n") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") else { return false }
+            bit = 8
+          } else if cursor.equal(name.range, "oldShape") || cursor.equal(name.range, "newShape") {
+            return false
+          } else {
+            continue
+          }
+          guard seen & bit == 0 else { return false }
+          seen |= bit
+        } while cursor.take(UInt8(ascii: ","))
+        guard cursor.take(UInt8(ascii: "}")) else { return false }
+      }
+      return seen & 3 == 3
+    }
+
+    private static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+      var index = range.lowerBound
+      if bytes[index] == UInt8(ascii: "-") { index += 1 }
+      guard index < range.upperBound, range.upperBound - index <= 15 else { return false }
+      return bytes[index..<range.upperBound].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
+    }
+  }
+}
+
+extension EventIndexSkim.Key {
+  /// The key's name, for comparing with a line's bytes.
+  var `static`: StaticString {
+    switch self {
+    case .store: "store"
+    case .cause: "cause"
+    case .changes: "changes"
+    case .summary: "summary"
+    case .origin: "origin"
+    case .client: "client"
+    case .action: "action"
+    case .effect: "effect"
+    case .source: "source"
+    case .shape: "shape"
+    case .derived: "derived"
+    case .outputChanged: "outputChanged"
+    case .durationNs: "durationNs"
+    }
+  }
+}
