@@ -22,10 +22,32 @@ final class FocusedChangeReader {
   /// The line read last, by position: a change not left out is decoded from it.
   private var last: (position: Int, bytes: [UInt8])?
 
-  /// `read` gives the line of the change at a position (`nil`: it cannot be read).
-  init(_ focus: ScopeFocus, reading read: @escaping (Int) -> [UInt8]?) {
+  /// The store of a change its owner's index says may be left out by its store alone
+  /// (``StateIndex/Root/pinned``), as a number for `storeName`; `nil`: read its line.
+  private let indexedStore: ((Int) -> Int?)?
+  private let storeName: (Int) -> String
+  /// Where each store's changes land, by its number.
+  private var reaches: [ScopeFocus.Reach?] = []
+
+  /// `read` gives the line of the change at a position (`nil`: it cannot be read);
+  /// `indexedStore` and `storeName` what an index knows of it (above).
+  init(
+    _ focus: ScopeFocus, reading read: @escaping (Int) -> [UInt8]?, indexedStore: ((Int) -> Int?)? = nil,
+    storeName: @escaping (Int) -> String = { _ in "" }
+  ) {
     self.focus = focus
     self.read = read
+    self.indexedStore = indexedStore
+    self.storeName = storeName
+  }
+
+  /// Where the changes of store number `code` land.
+  private func reach(ofStore code: Int) -> ScopeFocus.Reach {
+    if code < reaches.count, let known = reaches[code] { return known }
+    let reach = focus.reach(ofStore: storeName(code))
+    if code >= reaches.count { reaches += Array(repeating: nil, count: code - reaches.count + 1) }
+    reaches[code] = reach
+    return reach
   }
 
   /// Whether the change at `position` lands beside the focused scope in `value`, the root's
@@ -33,6 +55,17 @@ final class FocusedChangeReader {
   /// `leavingOut`). Every change is, once the focus is ``broken``.
   func leavesOut(_ position: Int, _ value: JSON, _ directory: IDDirectory) -> Bool {
     if broken { return true }
+    if let code = indexedStore?(position) {
+      // No path of it may rename an element and it has no shape: its store says it all.
+      switch reach(ofStore: code) {
+      case .reaches:
+        return false
+      case .beside(let depth, let element, _):
+        let leaves = focus.holdsSibling(value, depth: depth, element: element, directory: directory)
+        if leaves { leftOut += 1 }
+        return leaves
+      }
+    }
     guard let bytes = read(position) else { return false }  // decoded (and found unreadable) as usual
     last = (position, bytes)
     let leaves = bytes.withUnsafeBufferPointer { line in

@@ -8,12 +8,18 @@ package struct IndexedEvent {
   package enum Details {
     /// An `action.received`.
     case action(origin: ActionReceived.Origin, effect: Int?, source: CodeLocation?)
-    /// A `state.changed`.
-    case change
+    /// A `state.changed`; `besideByStore`: a focus may leave it out by its store alone
+    /// (``StateIndex/Root/pinned``).
+    case change(besideByStore: Bool)
     /// A `derived.recomputed`.
     case derived(source: CodeLocation?)
-    /// Any event, decoded.
-    case event(Event)
+    /// Any event, decoded (boxed: the entries of the commonest kinds stay small to copy).
+    case event(Decoded)
+  }
+
+  package final class Decoded {
+    package let event: Event
+    init(_ event: Event) { self.event = event }
   }
 
   package var seq: Int
@@ -31,6 +37,6 @@ package struct IndexedEvent {
   }
 
   package init(_ event: Event) {
-    self.init(seq: event.seq, kind: event.kind, store: event.store, referencedSeq: event.referencedSeq, details: .event(event))
+    self.init(seq: event.seq, kind: event.kind, store: event.store, referencedSeq: event.referencedSeq, details: .event(Decoded(event)))
   }
 }

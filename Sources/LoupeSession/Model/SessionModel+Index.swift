@@ -16,13 +16,16 @@ extension SessionModel {
       kind = .action
       cause = actionCause(origin: origin, effect: effect, store: indexed.store ?? "")
       source = location
-    case .change:
+    case .change(let besideByStore):
       kind = .change
-      if let store = indexed.store { stateIndex.add(changeOf: StateRebuilder.rootStore(of: store), at: position) }
+      if let store = indexed.store {
+        stateIndex.add(changeOf: StateRebuilder.rootStore(of: store), at: position, besideByStore: besideByStore)
+      }
     case .derived(let location):
       kind = .other
       source = location
-    case .event(let event):
+    case .event(let decoded):
+      let event = decoded.event
       kind = add(event, at: position, cause: &cause)
       source = Self.source(of: event)
       stateIndex.add(event, at: position)

@@ -34,7 +34,16 @@ extension SessionModel {
         root: rootID, tracePath: tracePath, lines: positions.map(storage.location(at:)),
         checkpointBudget: stateIndex.checkpointBudget)
     }
-    let reader = FocusedChangeReader(focus) { self.storage.line(at: $0) }
+    // The index knows each change's store, and which changes it cannot leave out by it.
+    let pinned = stateIndex.roots[rootID]?.pinned ?? PositionList()
+    let reader = FocusedChangeReader(
+      focus, reading: { self.storage.line(at: $0) },
+      indexedStore: { position in
+        guard pinned.first(after: position - 1) != position else { return nil }
+        let code = self.storeCode(at: position)
+        return code > 0 ? code : nil
+      },
+      storeName: { self.storeNames[$0 - 1] })
     let state = stateIndex.rootState(rootID, at: index, leavingOut: reader.leavesOut) { position in
       // What ``EventStorage/event(at:remembering:)`` decodes, from the line already skimmed.
       let event = reader.line(at: position).flatMap { try? Event.decoded(jsonText: $0) }

@@ -23,6 +23,10 @@ package struct StateIndex {
     /// Positions of the `state.changed` events of the root and its scoped stores (packed: a
     /// byte or two each, for a long live session).
     package var changes = PositionList()
+    /// Positions of the changes a rebuild focused on one store (``ScopeFocus``) cannot leave
+    /// out by their store alone: a path may give an element another `id`, or is escaped, or a
+    /// change carries a shape. Their lines are read to know (``FocusedChangeReader``).
+    package var pinned = PositionList()
     /// States already rebuilt, in `(base, applied)` order.
     package var checkpoints: [Checkpoint] = []
     /// Checkpoints are made where `applied` is a multiple of this.
@@ -73,7 +77,17 @@ package struct StateIndex {
     if let snapshot = StateRebuilder.snapshot(in: event) {
       add(snapshotOf: StateRebuilder.rootStore(of: snapshot.store), at: index)
     } else if case .stateChanged(let e) = event.payload {
-      add(changeOf: StateRebuilder.rootStore(of: e.store), at: index)
+      add(changeOf: StateRebuilder.rootStore(of: e.store), at: index, besideByStore: Self.besideByStore(e))
+    }
+  }
+
+  /// Whether a focus may leave `change` out by its store alone: no shapes, and each path
+  /// leaves the `id` of the element it is in alone (``ScopeFocus/pathLeavesIDAlone(_:)``).
+  static func besideByStore(_ change: StateChanged) -> Bool {
+    change.changes.allSatisfy { change in
+      guard change.oldShape == nil, change.newShape == nil else { return false }
+      var path = change.path
+      return path.withUTF8 { ScopeFocus.pathLeavesIDAlone($0) }
     }
   }
 
@@ -81,8 +95,11 @@ package struct StateIndex {
     roots[root, default: Root()].snapshots.append(Int32(index))
   }
 
-  mutating package func add(changeOf root: String, at index: Int) {
+  /// Adds a change of `root`'s; `besideByStore` `false` pins it (``Root/pinned``), `nil`
+  /// for an owner that never focuses by the index (``TraceStateIndex`` reads every line).
+  mutating package func add(changeOf root: String, at index: Int, besideByStore: Bool? = nil) {
     roots[root, default: Root()].changes.append(index)
+    if besideByStore == false { roots[root]!.pinned.append(index) }
   }
 
   /// The position of `root`'s last snapshot at or before `index`.

@@ -28,10 +28,11 @@ struct EventIndexSkim {
     var members = Members(line, ranges: ranges)
     defer { ranges = members.ranges }
     if EventLineScanner.bytes(line, kindRange, equal: "state.changed") {
-      guard members.read(Self.changeKeys), members.changesArePlain(),
+      guard members.read(Self.changeKeys), let besideByStore = members.plainChanges(),
         let cause = members.integer(.cause), members.isString(.summary)
       else { return nil }
-      return IndexedEvent(seq: seq, kind: StateChanged.kind, store: store(line, storeRange), referencedSeq: cause, details: .change)
+      let details = IndexedEvent.Details.change(besideByStore: besideByStore)
+      return IndexedEvent(seq: seq, kind: StateChanged.kind, store: store(line, storeRange), referencedSeq: cause, details: details)
     }
     if EventLineScanner.bytes(line, kindRange, equal: "action.received") {
       guard members.read(Self.actionKeys), members.isString(.action), let origin = members.origin(),
@@ -56,9 +57,10 @@ struct EventIndexSkim {
 
   private mutating func store(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
     let bytes = UnsafeBufferPointer(rebasing: line[range])
-    for (place, known) in stores.enumerated() where known.bytes.count == bytes.count && Self.same(known.bytes, bytes) {
+    if let place = stores.firstIndex(where: { $0.bytes.count == bytes.count && Self.same($0.bytes, bytes) }) {
+      let text = stores[place].text
       if place > 0 { stores.swapAt(place, place - 1) }  // the commonest first
-      return known.text
+      return text
     }
     let text = String(decoding: bytes, as: UTF8.self)
     if stores.count >= 8 { stores.removeLast() }
@@ -169,58 +171,67 @@ struct EventIndexSkim {
     /// Whether `changes` is an array of changes the decoder takes without building any: each
     /// an object with a `path` string and an `op` naming a ``Change/Op`` (no escapes), an
     /// `index` absent, null or an integer, `truncated` absent, null or a boolean, no shapes;
-    /// no `origin` or `client` on the event (left to the decoder).
-    mutating func changesArePlain() -> Bool {
-      guard value(.origin) == nil, value(.client) == nil, let range = value(.changes) else { return false }
+    /// no `origin` or `client` on the event (left to the decoder); `nil` when it is not.
+    /// Whether each path is plain (no escapes) and leaves the `id` of the element it is in
+    /// alone (``ScopeFocus/pathLeavesIDAlone(_:)``): what a focus needs to leave the change
+    /// out by its store alone.
+    mutating func plainChanges() -> Bool? {
+      guard value(.origin) == nil, value(.client) == nil, let range = value(.changes) else { return nil }
       var inner = JSONLineCursor(UnsafeBufferPointer(rebasing: cursor.bytes[range]))
-      guard inner.take(UInt8(ascii: "[")) else { return false }
+      guard inner.take(UInt8(ascii: "[")) else { return nil }
       if inner.take(UInt8(ascii: "]")) { return true }
+      var besideByStore = true
       repeat {
-        guard Self.changeIsPlain(&inner) else { return false }
+        guard let pathsLeaveIDs = Self.plainChange(&inner) else { return nil }
+        besideByStore = besideByStore && pathsLeaveIDs
       } while inner.take(UInt8(ascii: ","))
-      return inner.take(UInt8(ascii: "]"))
+      return inner.take(UInt8(ascii: "]")) ? besideByStore : nil
     }
 
-    private static func changeIsPlain(_ cursor: inout JSONLineCursor) -> Bool {
-      guard cursor.take(UInt8(ascii: "{")) else { return false }
+    /// Whether the change is plain (`nil`: not), and its path plain and leaving `id` alone.
+    private static func plainChange(_ cursor: inout JSONLineCursor) -> Bool? {
+      var pathLeavesID = false
+      guard cursor.take(UInt8(ascii: "{")) else { return nil }
       var seen: UInt8 = 0
       if !cursor.take(UInt8(ascii: "}")) {
         repeat {
           cursor.skipWhitespace()
           guard cursor.peek == UInt8(ascii: "\""), let name = cursor.string(), !name.escaped,
             !name.range.contains(where: { cursor.bytes[$0] >= 0x80 }), cursor.take(UInt8(ascii: ":"))
-          else { return false }
+          else { return nil }
           cursor.skipWhitespace()
           let start = cursor.i
-          guard let plain = cursor.skipValue() else { return false }
+          guard let plain = cursor.skipValue() else { return nil }
           let value = start..<cursor.i
           let first = cursor.bytes[start]
           let bit: UInt8
           if cursor.equal(name.range, "path") {
-            guard first == UInt8(ascii: "\"") else { return false }
+            guard first == UInt8(ascii: "\"") else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: cursor.bytes[(value.lowerBound + 1)..<(value.upperBound - 1)])
+            pathLeavesID = plain && ScopeFocus.pathLeavesIDAlone(inner)
             bit = 1
           } else if cursor.equal(name.range, "op") {
-            guard plain else { return false }
+            guard plain else { return nil }
             let text = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[(value.lowerBound + 1)..<(value.upperBound - 1)]), as: UTF8.self)
-            guard Change.Op(rawValue: text) != nil else { return false }
+            guard Change.Op(rawValue: text) != nil else { return nil }
             bit = 2
           } else if cursor.equal(name.range, "index") {
-            guard first == UInt8(ascii: "n") || isInteger(cursor.bytes, value) else { return false }
+            guard first == UInt8(ascii: "n") || isInteger(cursor.bytes, value) else { return nil }
             bit = 4
           } else if cursor.equal(name.range, "truncated") {
-            guard first == UInt8(ascii: "n") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") else { return false }
+            guard first == UInt8(ascii: "n") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") else { return nil }
             bit = 8
           } else if cursor.equal(name.range, "oldShape") || cursor.equal(name.range, "newShape") {
-            return false
+            return nil
           } else {
             continue
           }
-          guard seen & bit == 0 else { return false }
+          guard seen & bit == 0 else { return nil }
           seen |= bit
         } while cursor.take(UInt8(ascii: ","))
-        guard cursor.take(UInt8(ascii: "}")) else { return false }
+        guard cursor.take(UInt8(ascii: "}")) else { return nil }
       }
-      return seen & 3 == 3
+      return seen & 3 == 3 ? pathLeavesID : nil
     }
 
     private static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

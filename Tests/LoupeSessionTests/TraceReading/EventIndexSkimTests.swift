@@ -14,10 +14,10 @@ import TestSupport
     var text = "\(entry.seq) \(entry.kind) \(entry.store ?? "-") \(entry.referencedSeq.map(String.init) ?? "-")"
     switch entry.details {
     case .action(let origin, let effect, let source): text += " action \(origin) \(effect.map(String.init) ?? "-") \(String(describing: source))"
-    case .change: text += " change"
+    case .change: text += " change"  // whether beside by store: ``besideByStore(_:)``
     case .derived(let source): text += " derived \(String(describing: source))"
-    case .event(let event):
-      switch event.payload {
+    case .event(let decoded):
+      switch decoded.event.payload {
       case .actionReceived(let e): text += " action \(e.origin) \(e.effect.map(String.init) ?? "-") \(String(describing: e.source))"
       case .stateChanged: text += " change"
       case .derivedRecomputed(let e): text += " derived \(String(describing: e.source))"
@@ -112,6 +112,10 @@ import TestSupport
         continue
       }
       #expect(Self.facts(skimmed) == Self.facts(IndexedEvent(decoded)), "\(line)")
+      // Left out by its store alone only when the decoded change says so too.
+      if case .change(true) = skimmed.details, case .stateChanged(let e) = decoded.payload {
+        #expect(StateIndex.besideByStore(e), "\(line)")
+      }
     }
     // Loupe's own lines are read, and some edited ones.
     #expect(read >= 400)
