@@ -86,6 +86,41 @@ import TestSupport
     #expect(model.focusedAnswers == 1)
   }
 
+  /// Another item's store gives its item the focused id: that change is pinned (its line read,
+  /// never left out by its store), the focus breaks, and the answer is the whole rebuild's —
+  /// whether the index read the lines skimmed or decoded.
+  @Test(arguments: [0, Int.max]) func aSiblingRenamedIntoTheScopeIsNotLeftOut(decodingAheadFrom: Int) throws {
+    var lines = [TraceSamples.header.jsonText]
+    func change(_ store: String, _ path: String, _ op: String, _ new: String) {
+      let seq = lines.count
+      let old = op == "insert" ? "" : #","old":null"#
+      lines.append(#"{"seq":\#(seq),"time":1.0,"kind":"state.changed","store":"\#(store)","cause":1,"changes":[{"path":"\#(path)","op":"\#(op)"\#(old),"new":\#(new)}],"summary":"s"}"#)
+    }
+    change("App#1", "items", "replace", "[]")
+    for item in 1...3 { change("App#1", "items[id: \(item)]", "insert", #"{"id":\#(item),"rows":[]}"#) }
+    for row in 1...40 {
+      for item in 1...3 { change("App#1/items[id: \(item)]", "rows[id: \(row)]", "insert", #"{"id":\#(row),"v":\#(item)}"#) }
+    }
+    change("App#1/items[id: 1]", "id", "replace", "2")  // item 1 now answers to id 2, and comes first
+    change("App#1/items[id: 3]", "rows[id: 2].v", "replace", "7")
+    let scratch = ScratchDirectory()
+    let path = scratch.file("renamed.loupe", Array((lines.joined(separator: "\n") + "\n").utf8))
+    let whole = try SessionModel(tracePath: path)
+    whole.focusingFrom = .max
+    let model = try SessionModel(tracePath: path, decodingAheadFrom: decodingAheadFrom)
+    model.focusingFrom = 1
+    #expect(model.stateIndex.roots["App#1"]?.pinned.all == [model.count - 2])
+    let last = model.count - 1
+    let answer = try #require(model.state(of: "App#1/items[id: 2]", at: last))
+    #expect(answer == whole.state(of: "App#1/items[id: 2]", at: last))
+    #expect(answer.value.jsonText.hasPrefix(#"{"id":2,"rows":[{"id":1,"v":1},"#))  // item 1's rows
+    #expect(model.focusedAnswers == 0)
+    // Before the rename, the focused answer is item 2's own.
+    let before = try #require(model.state(of: "App#1/items[id: 2]", at: last - 2))
+    #expect(before == whole.state(of: "App#1/items[id: 2]", at: last - 2))
+    #expect(before.value.jsonText.hasPrefix(#"{"id":2,"rows":[{"id":1,"v":2},"#))
+  }
+
   /// A question about the root itself waits for the rebuild aside rather than rebuilding it
   /// twice, and a model kept in memory or a live session's never rebuilds aside.
   @Test func theRootWaitsForTheRebuildAsideAndOnlyRecordingsRebuildAside() throws {
