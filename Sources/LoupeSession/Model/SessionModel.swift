@@ -42,11 +42,15 @@ import LoupeCore
 /// store's snapshot policy bounds them (CONTRACT §10: 1000 actions by default). A root without
 /// snapshots is rebuilt once from its start, leaving checkpoints behind.
 ///
-/// **Threads.** A trace of ``decodingAheadBytes`` or more is decoded on two threads of their
-/// own while the events before are indexed (``DecodedBatches``), and a file-backed session
-/// packs its checkpoints on another while a state is rebuilt (``CheckpointPacker``): on two
-/// cores that takes most of the work off the caller's path. The caller waits for both before
-/// it is answered, so the model is the same as one thread makes.
+/// **Threads.** A trace of ``decodingAheadBytes`` or more is read on two threads of their
+/// own while the events before are indexed (``DecodedBatches``; its commonest lines only
+/// skimmed for what the index keeps, ``EventIndexSkim``), and a file-backed session packs its
+/// checkpoints on another while a state is rebuilt (``CheckpointPacker``): on two cores that
+/// takes most of the work off the caller's path. The caller waits for both before it is
+/// answered, so the model is the same as one thread makes. A recording's root without
+/// snapshots is rebuilt whole on a thread of its own after a first, focused answer
+/// (``RootRebuildAside``, ``state(of:at:)``); the caller adopts its checkpoints when they
+/// are made, or waits for them when a question needs the whole root.
 ///
 /// Not thread-safe: use a session from one thread (or actor) at a time.
 ///
