@@ -26,6 +26,8 @@ package final class CheckpointPacker: Sendable {
     package var base: Int
     package var applied: Int
     package var state: PackedState
+    /// The state packed, handed back so that the owner lets go of it (see ``Mailbox/run()``).
+    var spent: RebuiltState?
   }
 
   private let mailbox = Mailbox()
@@ -90,7 +92,11 @@ package final class CheckpointPacker: Sendable {
         condition.unlock()
         let state = PackedState(job.state, expectedBytes: job.expectedBytes)
         condition.lock()
-        packed.append(Packed(root: job.root, base: job.base, applied: job.applied, state: state))
+        // The state read goes back to the owner, who lets go of it after taking this under
+        // the lock: an edit of the owner's that finds a container no longer shared (and edits
+        // it in place, ``JSON/editObject(_:)``) then comes after this thread's reads by the
+        // lock, not only by the reference count (which ThreadSanitizer does not see).
+        packed.append(Packed(root: job.root, base: job.base, applied: job.applied, state: state, spent: job.state))
         busy = false
         condition.broadcast()
       }
