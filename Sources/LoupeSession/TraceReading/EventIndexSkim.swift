@@ -97,17 +97,11 @@ struct EventIndexSkim {
       guard cursor.take(UInt8(ascii: "{")) else { return false }
       if cursor.take(UInt8(ascii: "}")) { return true }
       repeat {
-        cursor.skipWhitespace()
-        guard cursor.peek == UInt8(ascii: "\""), let name = cursor.string(), !name.escaped,
-          !name.range.contains(where: { cursor.bytes[$0] >= 0x80 }), cursor.take(UInt8(ascii: ":"))
-        else { return false }
-        cursor.skipWhitespace()
-        let start = cursor.i
-        guard cursor.skipValue() != nil else { return false }
-        if let key = keys.first(where: { cursor.equal(name.range, $0.static) }) {
+        guard let member = Self.member(&cursor) else { return false }
+        if let key = keys.first(where: { cursor.equal(member.name, $0.static) }) {
           guard found & 1 << key.rawValue == 0 else { return false }
           found |= 1 << key.rawValue
-          ranges[key.rawValue] = start..<cursor.i
+          ranges[key.rawValue] = member.value
         }
       } while cursor.take(UInt8(ascii: ","))
       return cursor.take(UInt8(ascii: "}"))
@@ -195,33 +189,26 @@ struct EventIndexSkim {
       var seen: UInt8 = 0
       if !cursor.take(UInt8(ascii: "}")) {
         repeat {
-          cursor.skipWhitespace()
-          guard cursor.peek == UInt8(ascii: "\""), let name = cursor.string(), !name.escaped,
-            !name.range.contains(where: { cursor.bytes[$0] >= 0x80 }), cursor.take(UInt8(ascii: ":"))
-          else { return nil }
-          cursor.skipWhitespace()
-          let start = cursor.i
-          guard let plain = cursor.skipValue() else { return nil }
-          let value = start..<cursor.i
-          let first = cursor.bytes[start]
+          guard let (name, value, plain) = member(&cursor) else { return nil }
+          let first = cursor.bytes[value.lowerBound]
           let bit: UInt8
-          if cursor.equal(name.range, "path") {
+          if cursor.equal(name, "path") {
             guard first == UInt8(ascii: "\"") else { return nil }
             let inner = UnsafeBufferPointer(rebasing: cursor.bytes[(value.lowerBound + 1)..<(value.upperBound - 1)])
             pathLeavesID = plain && ScopeFocus.pathLeavesIDAlone(inner)
             bit = 1
-          } else if cursor.equal(name.range, "op") {
+          } else if cursor.equal(name, "op") {
             guard plain else { return nil }
             let text = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[(value.lowerBound + 1)..<(value.upperBound - 1)]), as: UTF8.self)
             guard Change.Op(rawValue: text) != nil else { return nil }
             bit = 2
-          } else if cursor.equal(name.range, "index") {
+          } else if cursor.equal(name, "index") {
             guard first == UInt8(ascii: "n") || isInteger(cursor.bytes, value) else { return nil }
             bit = 4
-          } else if cursor.equal(name.range, "truncated") {
+          } else if cursor.equal(name, "truncated") {
             guard first == UInt8(ascii: "n") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") else { return nil }
             bit = 8
-          } else if cursor.equal(name.range, "oldShape") || cursor.equal(name.range, "newShape") {
+          } else if cursor.equal(name, "oldShape") || cursor.equal(name, "newShape") {
             return nil
           } else {
             continue
@@ -232,6 +219,19 @@ struct EventIndexSkim {
         guard cursor.take(UInt8(ascii: "}")) else { return nil }
       }
       return seen & 3 == 3 ? pathLeavesID : nil
+    }
+
+    /// The next member of an object: its name (ASCII without escapes, else `nil`), its
+    /// value's range, and whether the value is a string without escapes.
+    private static func member(_ cursor: inout JSONLineCursor) -> (name: Range<Int>, value: Range<Int>, plain: Bool)? {
+      cursor.skipWhitespace()
+      guard cursor.peek == UInt8(ascii: "\""), let name = cursor.string(), !name.escaped,
+        !name.range.contains(where: { cursor.bytes[$0] >= 0x80 }), cursor.take(UInt8(ascii: ":"))
+      else { return nil }
+      cursor.skipWhitespace()
+      let start = cursor.i
+      guard let plain = cursor.skipValue() else { return nil }
+      return (name.range, start..<cursor.i, plain)
     }
 
     private static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

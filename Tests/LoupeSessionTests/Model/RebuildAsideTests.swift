@@ -45,10 +45,9 @@ import TestSupport
     #expect(whole.focusedAnswers == 0)
   }
 
-  /// The benchmark's trace in small (items made, then each item's rows edited in turn): the
-  /// first answer about an item is focused; the checkpoints adopted are those a whole rebuild
-  /// leaves, and answer the next questions, about any store, from them.
-  @Test func adoptsTheCheckpointsAWholeRebuildLeaves() throws {
+  /// The benchmark's trace in small: `items` items made, then `rows` rows of each inserted in
+  /// turn, then what `more` adds (with the function it is handed: store, path, op, new value).
+  static func itemsTrace(items: Int, rows: Int, more: ((_ change: (String, String, String, String) -> Void) -> Void)? = nil) -> String {
     var lines = [TraceSamples.header.jsonText]
     func change(_ store: String, _ path: String, _ op: String, _ new: String) {
       let seq = lines.count
@@ -56,12 +55,20 @@ import TestSupport
       lines.append(#"{"seq":\#(seq),"time":1.0,"kind":"state.changed","store":"\#(store)","cause":1,"changes":[{"path":"\#(path)","op":"\#(op)"\#(old),"new":\#(new)}],"summary":"s"}"#)
     }
     change("App#1", "items", "replace", "[]")
-    for item in 1...8 { change("App#1", "items[id: \(item)]", "insert", #"{"id":\#(item),"rows":[]}"#) }
-    for row in 1...150 {
-      for item in 1...8 { change("App#1/items[id: \(item)]", "rows[id: \(row)]", "insert", #"{"id":\#(row),"v":\#(item)}"#) }
+    for item in 1...items { change("App#1", "items[id: \(item)]", "insert", #"{"id":\#(item),"rows":[]}"#) }
+    for row in 1...rows {
+      for item in 1...items { change("App#1/items[id: \(item)]", "rows[id: \(row)]", "insert", #"{"id":\#(row),"v":\#(item)}"#) }
     }
+    more?(change)
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The benchmark's trace in small (items made, then each item's rows edited in turn): the
+  /// first answer about an item is focused; the checkpoints adopted are those a whole rebuild
+  /// leaves, and answer the next questions, about any store, from them.
+  @Test func adoptsTheCheckpointsAWholeRebuildLeaves() throws {
     let scratch = ScratchDirectory()
-    let path = scratch.file("items.loupe", Array((lines.joined(separator: "\n") + "\n").utf8))
+    let path = scratch.file("items.loupe", Array(Self.itemsTrace(items: 8, rows: 150).utf8))
     let whole = try SessionModel(tracePath: path)
     whole.focusingFrom = .max
     let model = try SessionModel(tracePath: path)
@@ -90,21 +97,12 @@ import TestSupport
   /// never left out by its store), the focus breaks, and the answer is the whole rebuild's —
   /// whether the index read the lines skimmed or decoded.
   @Test(arguments: [0, Int.max]) func aSiblingRenamedIntoTheScopeIsNotLeftOut(decodingAheadFrom: Int) throws {
-    var lines = [TraceSamples.header.jsonText]
-    func change(_ store: String, _ path: String, _ op: String, _ new: String) {
-      let seq = lines.count
-      let old = op == "insert" ? "" : #","old":null"#
-      lines.append(#"{"seq":\#(seq),"time":1.0,"kind":"state.changed","store":"\#(store)","cause":1,"changes":[{"path":"\#(path)","op":"\#(op)"\#(old),"new":\#(new)}],"summary":"s"}"#)
+    let trace = Self.itemsTrace(items: 3, rows: 40) { change in
+      change("App#1/items[id: 1]", "id", "replace", "2")  // item 1 now answers to id 2, and comes first
+      change("App#1/items[id: 3]", "rows[id: 2].v", "replace", "7")
     }
-    change("App#1", "items", "replace", "[]")
-    for item in 1...3 { change("App#1", "items[id: \(item)]", "insert", #"{"id":\#(item),"rows":[]}"#) }
-    for row in 1...40 {
-      for item in 1...3 { change("App#1/items[id: \(item)]", "rows[id: \(row)]", "insert", #"{"id":\#(row),"v":\#(item)}"#) }
-    }
-    change("App#1/items[id: 1]", "id", "replace", "2")  // item 1 now answers to id 2, and comes first
-    change("App#1/items[id: 3]", "rows[id: 2].v", "replace", "7")
     let scratch = ScratchDirectory()
-    let path = scratch.file("renamed.loupe", Array((lines.joined(separator: "\n") + "\n").utf8))
+    let path = scratch.file("renamed.loupe", Array(trace.utf8))
     let whole = try SessionModel(tracePath: path)
     whole.focusingFrom = .max
     let model = try SessionModel(tracePath: path, decodingAheadFrom: decodingAheadFrom)
