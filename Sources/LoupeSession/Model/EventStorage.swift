@@ -96,9 +96,16 @@ final package class EventStorage {
     return try? Event(jsonText: bytes)
   }
 
-  /// The trace file of a finished recording (``file(_:)``) — one that no longer grows, so
-  /// another reader may read its lines by their locations; `nil` otherwise.
-  package var finishedTracePath: String? { grows ? nil : path }
+  /// Whether the events are in a finished recording (``file(_:)``), a file that no longer grows.
+  package var isFinishedFile: Bool { !grows && path != nil }
+
+  /// Another reader of a finished recording's file, so that another thread may read its lines
+  /// by their locations (``TraceLineFile/secondReader()``); `nil` otherwise.
+  package func secondReaderOfFinishedTrace() -> TraceLineFile? {
+    guard isFinishedFile else { return nil }
+    if file == nil, let path { file = try? TraceLineFile(path: path) }
+    return file?.secondReader()
+  }
 
   /// Where the line of the event at `index` is in the file.
   package func location(at index: Int) -> TraceLineLocation {

@@ -8,8 +8,9 @@ import LoupeCore
 /// (``StateIndex/adopt(_:of:)``) once they are made, so that the next questions about any of
 /// the root's stores apply at most a spacing's changes (issue 33 item 18).
 ///
-/// The thread reads the root's change lines by the locations it was handed, from a file
-/// handle of its own, into a ``StateIndex`` of its own (the changes numbered from 0, so its
+/// The thread reads the root's change lines by the locations it was handed, from a handle of
+/// its own on the file the model opened (not the path, which may name another file by now),
+/// into a ``StateIndex`` of its own (the changes numbered from 0, so its
 /// checkpoints' `applied` counts are the model's), which packs on its own packer: it shares
 /// nothing with the model. It stops early when cancelled (the model is freed).
 package final class RootRebuildAside: @unchecked Sendable {
@@ -18,13 +19,17 @@ package final class RootRebuildAside: @unchecked Sendable {
   private var checkpoints: [StateIndex.Checkpoint]?
   private var cancelled = false
 
-  /// Rebuilds `root` from the changes whose lines are at `lines` in the trace at `tracePath`,
-  /// in order (those before its first snapshot), keeping at most `checkpointBudget` bytes of
-  /// checkpoints.
-  package init(root: String, tracePath: String, lines: [TraceLineLocation], checkpointBudget: Int) {
+  /// Read by the rebuild's thread only.
+  private let file: TraceLineFile
+
+  /// Rebuilds `root` from the changes whose lines are at `lines` in `file` (a reader of its
+  /// own: ``TraceLineFile/secondReader()``), in order (those before its first snapshot),
+  /// keeping at most `checkpointBudget` bytes of checkpoints.
+  package init(root: String, file: TraceLineFile, lines: [TraceLineLocation], checkpointBudget: Int) {
     self.root = root
+    self.file = file
     let thread = Thread { [self] in
-      let made = Self.rebuild(root, tracePath: tracePath, lines: lines, checkpointBudget: checkpointBudget) { isCancelled }
+      let made = Self.rebuild(root, file: self.file, lines: lines, checkpointBudget: checkpointBudget) { isCancelled }
       condition.lock()
       checkpoints = made
       condition.broadcast()
@@ -60,9 +65,8 @@ package final class RootRebuildAside: @unchecked Sendable {
   static let stride = 16_384
 
   private static func rebuild(
-    _ root: String, tracePath: String, lines: [TraceLineLocation], checkpointBudget: Int, isCancelled: () -> Bool
+    _ root: String, file: TraceLineFile, lines: [TraceLineLocation], checkpointBudget: Int, isCancelled: () -> Bool
   ) -> [StateIndex.Checkpoint] {
-    guard let file = try? TraceLineFile(path: tracePath) else { return [] }
     var index = StateIndex(checkpointBudget: checkpointBudget)
     index.packer = CheckpointPacker()
     for ordinal in lines.indices { index.add(changeOf: root, at: ordinal) }

@@ -23,16 +23,17 @@ extension SessionModel {
   /// its root is rebuilt aside; `nil` when the question is not one for a focus (see
   /// ``state(of:at:)``) or a change on the way breaks it.
   private func focusedState(of store: String, _ rootID: String, at index: Int) -> RebuiltState?? {
-    guard !rebuiltAside.contains(rootID), let tracePath = storage.finishedTracePath,
+    guard !rebuiltAside.contains(rootID), storage.isFinishedFile,
       let applying = stateIndex.changesToApplyWithoutSnapshot(rootID, at: index), applying >= focusingFrom,
       let focus = ScopeFocus(store: store)
     else { return nil }
     if rebuildsAside[rootID] == nil {
+      // Without a second reader (no descriptor left), the root is rebuilt here, whole.
+      guard let file = storage.secondReaderOfFinishedTrace() else { return nil }
       let count = stateIndex.changesBeforeFirstSnapshot(of: rootID)
       let positions = stateIndex.roots[rootID]?.changes.positions(in: 0..<count) ?? []
       rebuildsAside[rootID] = RootRebuildAside(
-        root: rootID, tracePath: tracePath, lines: positions.map(storage.location(at:)),
-        checkpointBudget: stateIndex.checkpointBudget)
+        root: rootID, file: file, lines: positions.map(storage.location(at:)), checkpointBudget: stateIndex.checkpointBudget)
     }
     // The index knows each change's store, and which changes it cannot leave out by it.
     let pinned = stateIndex.roots[rootID]?.pinned ?? PositionList()

@@ -14,6 +14,19 @@ public final class TraceLineFile {
     self.path = path
   }
 
+  private init(fd: Int32, path: String) {
+    self.fd = fd
+    self.path = path
+  }
+
+  /// Another reader of the same open file, with a read-ahead of its own, for another thread
+  /// (``RootRebuildAside``): the file this one opened, even if its path names another by now.
+  /// `nil` when the descriptor cannot be duplicated.
+  package func secondReader() -> TraceLineFile? {
+    let copy = LibC.duplicateCloseOnExec(fd)
+    return copy >= 0 ? TraceLineFile(fd: copy, path: path) : nil
+  }
+
   /// The file's size now, or `nil` when it is not a regular file (a pipe cannot be read back).
   public var size: Int? { TraceFileIO.regularFileSize(fd) }
 

@@ -119,6 +119,29 @@ import TestSupport
     #expect(before.value.jsonText.hasPrefix(#"{"id":2,"rows":[{"id":1,"v":2},"#))
   }
 
+  /// The trace's path names another file by the time the root is rebuilt aside (a recorder
+  /// writing a new one in its place): the rebuild reads the file the model opened.
+  @Test func theRebuildAsideReadsTheFileTheModelOpenedNotItsPath() throws {
+    let scratch = ScratchDirectory()
+    let path = scratch.file("moved.loupe", Array(Self.itemsTrace(items: 4, rows: 120).utf8))
+    let whole = try SessionModel(tracePath: path)
+    whole.focusingFrom = .max
+    let model = try SessionModel(tracePath: path)
+    model.focusingFrom = 64
+    // Another trace of the same shape, other values, put in its place.
+    let other = Self.itemsTrace(items: 4, rows: 120).replacingOccurrences(of: #","v":"#, with: #","v":9"#)
+    let replacement = scratch.file("replacement.loupe", Array(other.utf8))
+    #expect(rename(replacement, path) == 0)
+    let last = model.count - 1
+    #expect(model.state(of: "App#1/items[id: 2]", at: last) == whole.state(of: "App#1/items[id: 2]", at: last))
+    #expect(model.focusedAnswers == 1)
+    model.finishRebuildsAside()
+    #expect(model.stateIndex.checkpointCount > 0)
+    for index in [last, last - 100, 300] {
+      #expect(model.state(of: "App#1", at: index) == whole.state(of: "App#1", at: index), "App#1 at \(index)")
+    }
+  }
+
   /// A question about the root itself waits for the rebuild aside rather than rebuilding it
   /// twice, and a model kept in memory or a live session's never rebuilds aside.
   @Test func theRootWaitsForTheRebuildAsideAndOnlyRecordingsRebuildAside() throws {
