@@ -18,11 +18,8 @@ import TestSupport
     let renames: ScopeFocusTests.Renames = [.none, .rare, .often][Int(seed % 3)]
     let trace = ScopeFocusTests.randomTrace(seed: seed, count: count, snapshots: seed % 4 == 0, renames: renames)
     let path = scratch.file("aside.loupe", Array(trace.utf8))
-    let whole = try SessionModel(tracePath: path)
-    whole.focusingFrom = .max
     // Half of them indexed from skimmed lines (``EventIndexSkim``), as a large trace is.
-    let model = try SessionModel(tracePath: path, decodingAheadFrom: seed % 2 == 0 ? 0 : .max)
-    model.focusingFrom = 1
+    let (whole, model) = try Self.models(of: path, focusingFrom: 1, decodingAheadFrom: seed % 2 == 0 ? 0 : .max)
     var random = SplitMix64(seed: seed &+ 7)
     func ask(_ times: Int) {
       for _ in 0..<times {
@@ -43,6 +40,19 @@ import TestSupport
     // The root's checkpoints are adopted: no question is focused again.
     #expect(model.focusedAnswers == focusedBefore)
     #expect(whole.focusedAnswers == 0)
+  }
+
+  /// The trace at `path` opened twice: a model that never focuses (every state the whole
+  /// rebuild's), and one that focuses from `focusingFrom` changes, indexed decoding ahead
+  /// (skimming) from `decodingAheadFrom` bytes.
+  static func models(
+    of path: String, focusingFrom: Int, decodingAheadFrom: Int = SessionModel.decodingAheadBytes
+  ) throws -> (whole: SessionModel, focusing: SessionModel) {
+    let whole = try SessionModel(tracePath: path)
+    whole.focusingFrom = .max
+    let focusing = try SessionModel(tracePath: path, decodingAheadFrom: decodingAheadFrom)
+    focusing.focusingFrom = focusingFrom
+    return (whole, focusing)
   }
 
   /// The benchmark's trace in small: `items` items made, then `rows` rows of each inserted in
@@ -69,10 +79,7 @@ import TestSupport
   @Test func adoptsTheCheckpointsAWholeRebuildLeaves() throws {
     let scratch = ScratchDirectory()
     let path = scratch.file("items.loupe", Array(Self.itemsTrace(items: 8, rows: 150).utf8))
-    let whole = try SessionModel(tracePath: path)
-    whole.focusingFrom = .max
-    let model = try SessionModel(tracePath: path)
-    model.focusingFrom = 512
+    let (whole, model) = try Self.models(of: path, focusingFrom: 512)
     let last = model.count - 1
     let item = try #require(model.state(of: "App#1/items[id: 5]", at: last))
     #expect(item.value == whole.state(of: "App#1/items[id: 5]", at: last)?.value)
@@ -103,10 +110,7 @@ import TestSupport
     }
     let scratch = ScratchDirectory()
     let path = scratch.file("renamed.loupe", Array(trace.utf8))
-    let whole = try SessionModel(tracePath: path)
-    whole.focusingFrom = .max
-    let model = try SessionModel(tracePath: path, decodingAheadFrom: decodingAheadFrom)
-    model.focusingFrom = 1
+    let (whole, model) = try Self.models(of: path, focusingFrom: 1, decodingAheadFrom: decodingAheadFrom)
     #expect(model.stateIndex.roots["App#1"]?.pinned.all == [model.count - 2])
     let last = model.count - 1
     let answer = try #require(model.state(of: "App#1/items[id: 2]", at: last))
@@ -124,10 +128,7 @@ import TestSupport
   @Test func theRebuildAsideReadsTheFileTheModelOpenedNotItsPath() throws {
     let scratch = ScratchDirectory()
     let path = scratch.file("moved.loupe", Array(Self.itemsTrace(items: 4, rows: 120).utf8))
-    let whole = try SessionModel(tracePath: path)
-    whole.focusingFrom = .max
-    let model = try SessionModel(tracePath: path)
-    model.focusingFrom = 64
+    let (whole, model) = try Self.models(of: path, focusingFrom: 64)
     // Another trace of the same shape, other values, put in its place.
     let other = Self.itemsTrace(items: 4, rows: 120).replacingOccurrences(of: #","v":"#, with: #","v":9"#)
     let replacement = scratch.file("replacement.loupe", Array(other.utf8))
@@ -148,10 +149,7 @@ import TestSupport
     let scratch = ScratchDirectory()
     let trace = ScopeFocusTests.randomTrace(seed: 5, count: 900, snapshots: false, renames: .none)
     let path = scratch.file("root.loupe", Array(trace.utf8))
-    let model = try SessionModel(tracePath: path)
-    model.focusingFrom = 1
-    let whole = try SessionModel(tracePath: path)
-    whole.focusingFrom = .max
+    let (whole, model) = try Self.models(of: path, focusingFrom: 1)
     let last = model.count - 1
     #expect(model.state(of: "R#1/items[id: 1]", at: last) == whole.state(of: "R#1/items[id: 1]", at: last))
     #expect(model.rebuildsAside["R#1"] != nil)
