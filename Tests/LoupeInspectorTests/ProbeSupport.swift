@@ -97,13 +97,13 @@ enum Probe {
       return client
     }
 
-    /// Waits for the probe to exit; returns its status.
+    /// Waits for the probe to exit, on a thread of its own; returns its status.
     func waitForExit() async -> Int32 {
       await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        Thread {
           self.process.waitUntilExit()
           continuation.resume(returning: self.process.terminationStatus)
-        }
+        }.start()
       }
     }
 
