@@ -114,10 +114,7 @@ final package class EventStorage {
   }
 
   /// The line of the event at `index`, read back (`nil`: it cannot be).
-  package func line(at index: Int) -> [UInt8]? {
-    let location = locations.location(at: index)
-    return read(TraceLineLocation(offset: location.offset, length: location.length))
-  }
+  package func line(at index: Int) -> [UInt8]? { read(location(at: index)) }
 
   /// The bytes at `location` in the file (opened on the first read).
   private func read(_ location: TraceLineLocation) -> [UInt8]? {

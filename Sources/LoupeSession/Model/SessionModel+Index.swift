@@ -6,7 +6,7 @@ extension SessionModel {
   package func add(_ indexed: IndexedEvent) {
     let position = count
     let store = indexed.store.map(storeID) ?? -1
-    var kind: Kind
+    let kind: Kind
     // What the event refers to (``Event/referencedSeq``); actions and effect ends are
     // linked to their cause below.
     var cause = indexed.referencedSeq.flatMap { index(ofSeq: $0) }
@@ -26,7 +26,7 @@ extension SessionModel {
       source = location
     case .event(let decoded):
       let event = decoded.event
-      kind = add(event, at: position, cause: &cause)
+      kind = add(event, at: position, store: store, cause: &cause)
       source = Self.source(of: event)
       stateIndex.add(event, at: position)
     }
@@ -53,11 +53,10 @@ extension SessionModel {
     }
   }
 
-  /// The kind of a decoded `event` at `position`, its lifecycle and effects noted, and its
-  /// cause when its kind links it to one.
-  private func add(_ event: Event, at position: Int, cause: inout Int?) -> Kind {
+  /// The kind of a decoded `event` at `position` (of store number `store`, -1 for none), its
+  /// lifecycle and effects noted, and its cause when its kind links it to one.
+  private func add(_ event: Event, at position: Int, store: Int32, cause: inout Int?) -> Kind {
     let kind: Kind
-    let store = event.store.map(storeID) ?? -1
     switch event.payload {
     case .actionReceived(let e):
       kind = .action

@@ -184,11 +184,12 @@ package struct StateIndex {
       case nothing
     }
     var snapshot: Int?
-    var base: Int
     var end: Int
     var from: From
     /// How many changes the rebuild applies.
     var applying: Int
+    /// What the rebuilt state is based on (``Checkpoint/base``).
+    var base: Int { snapshot ?? -1 }
   }
 
   /// `nil` when nothing of the root is known right after the event at `index`.
@@ -203,16 +204,16 @@ package struct StateIndex {
     if let kept = latest, kept.root == rootID, kept.base == base, kept.applied >= first, kept.applied <= end,
       kept.applied + Self.latestSlack >= checkpoint?.applied ?? first
     {
-      return Start(snapshot: snapshot, base: base, end: end, from: .latest, applying: end - kept.applied)
+      return Start(snapshot: snapshot, end: end, from: .latest, applying: end - kept.applied)
     }
     if let checkpoint {
-      return Start(snapshot: snapshot, base: base, end: end, from: .checkpoint(checkpoint), applying: end - checkpoint.applied)
+      return Start(snapshot: snapshot, end: end, from: .checkpoint(checkpoint), applying: end - checkpoint.applied)
     }
     if let snapshot {
       let from = Start.From.snapshot(position: Int(root.snapshots[snapshot]), first: first)
-      return Start(snapshot: snapshot, base: base, end: end, from: from, applying: end - first)
+      return Start(snapshot: snapshot, end: end, from: from, applying: end - first)
     }
-    return Start(snapshot: nil, base: base, end: end, from: .nothing, applying: end)
+    return Start(snapshot: nil, end: end, from: .nothing, applying: end)
   }
 
   /// How many changes a rebuild of `rootID`'s state right after the event at `index` would

@@ -119,16 +119,16 @@ struct EventIndexSkim {
 
     /// An integer written as one (an optional minus and at most 15 digits): what the decoder
     /// reads as an `.int`; `nil` for anything else, even a number it would take.
-    func integer(_ key: Key) -> Int? { value(key).flatMap(integer(in:)) }
+    func integer(_ key: Key) -> Int? { value(key).flatMap { Self.integer(cursor.bytes, $0) } }
 
-    private func integer(in range: Range<Int>) -> Int? {
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
       var index = range.lowerBound
-      let negative = cursor.bytes[index] == UInt8(ascii: "-")
+      let negative = bytes[index] == UInt8(ascii: "-")
       if negative { index += 1 }
       guard index < range.upperBound, range.upperBound - index <= 15 else { return nil }
       var value = 0
       while index < range.upperBound {
-        let digit = cursor.bytes[index] &- UInt8(ascii: "0")
+        let digit = bytes[index] &- UInt8(ascii: "0")
         guard digit < 10 else { return nil }
         value = value * 10 + Int(digit)
         index += 1
@@ -203,7 +203,7 @@ struct EventIndexSkim {
             guard Change.Op(rawValue: text) != nil else { return nil }
             bit = 2
           } else if cursor.equal(name, "index") {
-            guard first == UInt8(ascii: "n") || isInteger(cursor.bytes, value) else { return nil }
+            guard first == UInt8(ascii: "n") || integer(cursor.bytes, value) != nil else { return nil }
             bit = 4
           } else if cursor.equal(name, "truncated") {
             guard first == UInt8(ascii: "n") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") else { return nil }
@@ -232,13 +232,6 @@ struct EventIndexSkim {
       let start = cursor.i
       guard let plain = cursor.skipValue() else { return nil }
       return (name.range, start..<cursor.i, plain)
-    }
-
-    private static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-      var index = range.lowerBound
-      if bytes[index] == UInt8(ascii: "-") { index += 1 }
-      guard index < range.upperBound, range.upperBound - index <= 15 else { return false }
-      return bytes[index..<range.upperBound].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
     }
   }
 }
